@@ -1,0 +1,145 @@
+"""Contributor checks: everything the build reports, plus the quality rules a reviewer would ask for."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from . import matching
+from .loading import Entry
+from .problems import Problem
+from .schema import RECOMMENDED_SECTIONS, SUMMARY_MAX_CHARS
+from .site import Project, check_project
+
+PLACEHOLDER = "TODO"
+SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
+
+
+def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[list[Problem], int]:
+    """Every problem in the entries at `paths` (default: all), and how many entries were checked."""
+    checked = check_project(project, paths=paths)
+    problems = list(checked.problems)
+    if paths is not None:
+        wanted = {_shown(p, project.root) for p in paths}
+        targets = [e for e in checked.entries if e.source_path in wanted]
+        count = len(wanted)
+    else:
+        targets = list(checked.entries)
+        count = len(targets) + len({p.source_path for p in problems} - {e.source_path for e in targets})
+    prepared = matching.prepare(checked.search_index)
+    for e in targets:
+        body = checked.bodies[e.slug]
+        problems.extend(check_placeholders(e))
+        problems.extend(check_code_blocks(e, body.code_blocks))
+        problems.extend(check_sections(e, [h.text for h in body.headings if h.level == 2]))
+        problems.extend(check_summary(e))
+        problems.extend(check_signatures(e, checked.entries, prepared))
+    return sorted(set(problems)), count
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def check_placeholders(e: Entry) -> list[Problem]:
+    """Scaffold placeholders (`TODO`) left in any field or in the body."""
+    out = []
+    for name, line in e.field_lines:
+        value = getattr(e, name, None)
+        if PLACEHOLDER in repr(value):
+            out.append(Problem(e.source_path, line, f"`{name}` still holds the placeholder {PLACEHOLDER}: fill it in"))
+    for i, text in enumerate(e.body.splitlines()):
+        if PLACEHOLDER in text:
+            out.append(Problem(e.source_path, e.body_line + i, f"the body still holds the placeholder {PLACEHOLDER}"))
+    return out
+
+
+def check_code_blocks(e: Entry, blocks) -> list[Problem]:
+    out = []
+    for block in blocks:
+        if block.language not in ("python", "py", "python3"):
+            continue
+        try:
+            ast.parse(block.code)
+        except SyntaxError as exc:
+            line = block.line + (exc.lineno or 1)
+            out.append(Problem(e.source_path, line, f"Python code block does not parse: {exc.msg}"))
+    return out
+
+
+def check_sections(e: Entry, h2: list[str]) -> list[Problem]:
+    present = {h.strip().lower() for h in h2}
+    out = []
+    for name in RECOMMENDED_SECTIONS:
+        if name.lower() not in present:
+            out.append(Problem(e.source_path, e.body_line, f"missing recommended section `## {name}`"))
+    return out
+
+
+def check_summary(e: Entry) -> list[Problem]:
+    sentences = len(SENTENCE_END_RE.findall(e.summary.replace("e.g.", "eg").replace("i.e.", "ie")))
+    line = e.line_of("summary")
+    if len(e.summary) > SUMMARY_MAX_CHARS:
+        return [Problem(e.source_path, line, f"`summary` is {len(e.summary)} characters; the quick answer "
+                                             f"should be at most {SUMMARY_MAX_CHARS} (one to three sentences)")]
+    if sentences > 3:
+        return [Problem(e.source_path, line, f"`summary` has {sentences} sentences; keep the quick answer "
+                                             "to one to three")]
+    return []
+
+
+def _signature_key(text: str) -> tuple[str, ...]:
+    return tuple(t for t in matching.tokenize(text) if t != matching.WILD)
+
+
+def check_signatures(e: Entry, entries, prepared: matching.Prepared) -> list[Problem]:
+    """Duplicate signatures across entries, and signatures that match another entry's example as
+    strongly as their own entry's examples."""
+    out = []
+    others = [o for o in entries if o.slug != e.slug]
+    keys = {}
+    for o in others:
+        for j, s in enumerate(o.signatures):
+            keys.setdefault(_signature_key(s.text), (o, j))
+    sig_index = [s for s in prepared.signatures if prepared.entries[s.entry]["slug"] == e.slug
+                 and s.kind == "signature"]
+    for i, s in enumerate(e.signatures):
+        line = e.line_of("signatures", i)
+        key = _signature_key(s.text)
+        if key in keys:
+            o, j = keys[key]
+            out.append(Problem(e.source_path, line, f"signature {i + 1} duplicates signature {j + 1} of "
+                                                    f"`{o.slug}` ({o.source_path}:{o.line_of('signatures', j)})"))
+            continue
+        prep_sig = next((p for p in sig_index if p.text == s.text), None)
+        if prep_sig is None:
+            continue
+        own = max((_score(prepared, prep_sig, ex) for ex in e.examples), default=0.0)
+        if own == 0.0:
+            continue
+        for o in others:
+            for k, ex in enumerate(o.examples):
+                theirs = _score(prepared, prep_sig, ex)
+                if theirs >= own:
+                    out.append(Problem(e.source_path, line,
+                                       f"signature {i + 1} matches example {k + 1} of `{o.slug}` "
+                                       f"({o.source_path}:{o.line_of('examples', k)}) as strongly as this "
+                                       f"entry's own examples (score {theirs:.2f}): sign with the words "
+                                       "only this failure prints"))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _score(prepared: matching.Prepared, sig: matching.PreparedSignature, text: str) -> float:
+    single = matching.Prepared(prepared.entries, (sig,),
+                               {sig.tokens[a]: [0] for a in sig.anchors},
+                               frozenset(t for t in sig.tokens if t != matching.WILD))
+    results = matching.diagnose_matches(single, text)
+    return results[0].score if results else 0.0

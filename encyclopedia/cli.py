@@ -1,0 +1,232 @@
+"""The command line: parses arguments, runs the engine, prints, and picks the exit code.
+
+Exit codes: 0 success, 1 content problems (or, for diagnose, no match), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .problems import BuildError, Problem
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 already; keep its message short and ours
+        self.print_usage(sys.stderr)
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python build.py", description="Build, serve and check the ML Failure Encyclopedia.")
+    p.add_argument("--root", type=Path, default=None, help=argparse.SUPPRESS)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    b = sub.add_parser("build", help="build entries/ into site/ (the default command)")
+    _build_args(b)
+
+    s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload on changes")
+    _build_args(s, serve=True)
+    s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+
+    c = sub.add_parser("check", help="validate entries without writing a site")
+    c.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="entry files to report on (default: all)")
+    c.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
+    c.add_argument("--format", choices=("text", "github"), default="text",
+                   help="github prints GitHub Actions annotations")
+
+    d = sub.add_parser("diagnose", help="find the failures a log shows")
+    d.add_argument("file", nargs="?", default="-", help="log file, or - for standard input (default)")
+    d.add_argument("--json", action="store_true", help="print a JSON array of matches")
+    d.add_argument("--index", type=Path, default=None,
+                   help="a built search/index.json to use instead of building one from entries/")
+    d.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
+
+    n = sub.add_parser("new", help="write a new entry from the template")
+    n.add_argument("title", help='the failure\'s title, e.g. "CUDA out of memory"')
+    n.add_argument("--slug", default=None, help="file name to use (default: made from the title)")
+    n.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
+
+    sub.add_parser("schema", help="regenerate schema/entry.schema.json and the field table in docs/")
+    return p
+
+
+def _build_args(p, serve: bool = False):
+    p.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: site/)")
+    p.add_argument("--base-url", default=None,
+                   help="public address of the site, e.g. https://example.org/encyclopedia/")
+
+
+COMMANDS = ("build", "serve", "check", "diagnose", "new", "schema")
+
+
+def main(argv: list[str] | None = None, root: Path | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first not in COMMANDS and not any(a in ("-h", "--help") for a in argv):
+        argv = ["build", *argv]
+    args = make_parser().parse_args(argv)
+    root = (args.root or root or Path.cwd()).resolve()
+    command = args.command
+    try:
+        if command == "build":
+            return cmd_build(root, args)
+        if command == "serve":
+            from .server import serve
+            return serve(root, args.entries, args.out, args.port, args.base_url)
+        if command == "check":
+            return cmd_check(root, args)
+        if command == "diagnose":
+            return cmd_diagnose(root, args)
+        if command == "new":
+            return cmd_new(root, args)
+        if command == "schema":
+            return cmd_schema(root)
+    except BuildError as exc:
+        report_problems(exc.problems)
+        return EXIT_PROBLEMS
+    except KeyboardInterrupt:
+        return 130
+    return EXIT_USAGE
+
+
+def report_problems(problems: list[Problem], fmt: str = "text", stream=None) -> None:
+    stream = stream or sys.stderr
+    for p in problems:
+        print(p.github() if fmt == "github" else p.format(), file=stream)
+    files = len({p.source_path for p in problems})
+    print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {files} file{'s' if files != 1 else ''}.",
+          file=stream)
+
+
+def _project(root: Path, entries: Path | None):
+    from .site import Project
+    return Project.at(root, (entries.resolve() if entries else None))
+
+
+def _progress(message: str) -> None:
+    if sys.stderr.isatty():
+        print(f"\r\033[K{message}", end="", file=sys.stderr, flush=True)
+
+
+def cmd_build(root: Path, args) -> int:
+    from .output import write_site
+    from .site import build_site
+    start = time.perf_counter()
+    project = _project(root, args.entries)
+    if not project.entries_dir.is_dir():
+        print(f"error: no entries folder at {project.entries_dir}", file=sys.stderr)
+        return EXIT_USAGE
+    _progress("building: loading and checking entries…")
+    site = build_site(project, args.base_url)
+    out = (args.out or root / "site").resolve()
+    _progress(f"building: writing {len(site.files)} files…")
+    write_site(site.files, out)
+    _progress("")
+    pages = sum(1 for p in site.files if p.endswith(".html"))
+    took = time.perf_counter() - start
+    print(f"Built {len(site.entries)} entries into {len(site.files)} files ({pages} pages) "
+          f"at {_rel(out, root)} in {took:.2f}s.")
+    return EXIT_OK
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix() + "/"
+    except ValueError:
+        return str(path)
+
+
+def cmd_check(root: Path, args) -> int:
+    from .checks import check_entries
+    project = _project(root, args.entries)
+    paths = [p for p in args.paths] or None
+    for p in paths or []:
+        if not p.exists():
+            print(f"error: no such file: {p}", file=sys.stderr)
+            return EXIT_USAGE
+    problems, count = check_entries(project, paths)
+    if problems:
+        report_problems(problems, args.format, stream=sys.stdout if args.format == "github" else sys.stderr)
+        return EXIT_PROBLEMS
+    print(f"Checked {count} entr{'y' if count == 1 else 'ies'}: no problems.")
+    return EXIT_OK
+
+
+def cmd_diagnose(root: Path, args) -> int:
+    from . import matching
+    if args.index:
+        try:
+            index = json.loads(args.index.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            print(f"error: cannot read index {args.index}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        from .site import check_project
+        checked = check_project(_project(root, args.entries))
+        index = checked.search_index
+    if args.file == "-":
+        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    else:
+        try:
+            text = Path(args.file).read_bytes().decode("utf-8", errors="replace")
+        except OSError as exc:
+            print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+    matches = matching.diagnose_matches(index, text)
+    if args.json:
+        print(json.dumps([m.as_json() for m in matches], indent=2, ensure_ascii=False))
+    else:
+        print(format_report(matches))
+    return EXIT_OK if matches else EXIT_PROBLEMS
+
+
+def format_report(matches) -> str:
+    if not matches:
+        return "No known failure found in this log."
+    out = []
+    for i, m in enumerate(matches):
+        where = f"line {m.line}" + (f", rank {m.rank}" if m.rank is not None else "")
+        if m.root_cause:
+            head = "Root cause"
+        elif m.alternative_to:
+            head = f"Also possible (same lines as {m.alternative_to})"
+        else:
+            head = "Also in this log"
+        out.append(f"{i + 1}. {head}: {m.title} [{m.slug}]")
+        out.append(f"   {m.category}, severity {m.severity}, confidence {m.score:.2f}, {where}")
+        first = m.text.splitlines()[0] if m.text else ""
+        out.append(f"   > {first[:200]}")
+        out.append(f"   matched: {m.signature}" + (f" ({m.variant})" if m.variant else ""))
+        out.append(f"   read: entries/{m.slug}.md")
+    return "\n".join(out)
+
+
+def cmd_new(root: Path, args) -> int:
+    from .scaffold import new_entry
+    project = _project(root, args.entries)
+    try:
+        path = new_entry(project, args.title, args.slug)
+    except FileExistsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"Wrote {_rel(path, root).rstrip('/')}")
+    print(f"Fill in every field, then run: python build.py check {_rel(path, root).rstrip('/')}")
+    return EXIT_OK
+
+
+def cmd_schema(root: Path) -> int:
+    from .scaffold import write_schema_files
+    for path in write_schema_files(_project(root, None)):
+        print(f"Wrote {_rel(path, root).rstrip('/')}")
+    return EXIT_OK

@@ -1,0 +1,84 @@
+"""The site configuration (site.yaml): title, addresses and the list of categories."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .problems import BuildError, Problem
+
+REQUIRED_KEYS = ("title", "description", "base_url", "repository", "branch", "categories")
+
+
+@dataclass(frozen=True)
+class Config:
+    title: str
+    description: str
+    base_url: str
+    repository: str
+    branch: str
+    categories: tuple[tuple[str, str], ...]  # (key, one-line description), in display order
+
+    @property
+    def category_keys(self) -> list[str]:
+        return [key for key, _ in self.categories]
+
+    def category_description(self, key: str) -> str:
+        return dict(self.categories)[key]
+
+    def with_base_url(self, base_url: str) -> "Config":
+        return Config(self.title, self.description, normalize_base_url(base_url),
+                      self.repository, self.branch, self.categories)
+
+
+def normalize_base_url(url: str) -> str:
+    return url if url.endswith("/") else url + "/"
+
+
+def load_config(path: Path, display_path: str | None = None) -> Config:
+    """Read site.yaml; every problem in it is raised at once as a BuildError."""
+    shown = display_path or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BuildError([Problem(shown, 1, f"cannot read the site configuration: {exc.strerror}")])
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else 1
+        raise BuildError([Problem(shown, line, f"YAML syntax error: {exc.problem}")])
+    if not isinstance(data, dict):
+        raise BuildError([Problem(shown, 1, "the site configuration must be a mapping of keys")])
+    problems = []
+    for key in data:
+        if key not in REQUIRED_KEYS:
+            close = difflib.get_close_matches(str(key), REQUIRED_KEYS, n=1)
+            hint = f"; did you mean `{close[0]}`?" if close else ""
+            problems.append(Problem(shown, 1, f"unknown key `{key}`{hint}"))
+    for key in REQUIRED_KEYS:
+        if key not in data:
+            problems.append(Problem(shown, 1, f"missing key `{key}`"))
+        elif key != "categories" and not (isinstance(data[key], str) and data[key].strip()):
+            problems.append(Problem(shown, 1, f"`{key}` must be a non-empty string"))
+    cats = data.get("categories")
+    if "categories" in data and not (
+        isinstance(cats, dict) and cats
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in cats.items())
+    ):
+        problems.append(Problem(shown, 1, "`categories` must map each category key to a one-line description"))
+    if problems:
+        raise BuildError(problems)
+    base = str(data["base_url"])
+    if not base.startswith(("http://", "https://")):
+        raise BuildError([Problem(shown, 1, "`base_url` must start with http:// or https://")])
+    return Config(
+        title=data["title"].strip(),
+        description=" ".join(data["description"].split()),
+        base_url=normalize_base_url(base),
+        repository=data["repository"].rstrip("/"),
+        branch=data["branch"],
+        categories=tuple((k, v.strip()) for k, v in cats.items()),
+    )

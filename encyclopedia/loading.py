@@ -1,0 +1,358 @@
+"""Loading entries: reading files, parsing frontmatter and validating it against the schema."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import frontmatter
+import yaml
+
+from .config import Config
+from .problems import Problem
+from .schema import FIELDS, FIELDS_BY_NAME, SLUG_PATTERN, Field
+from .urls import slugify
+
+SLUG_RE = re.compile(SLUG_PATTERN)
+
+
+@dataclass(frozen=True)
+class Signature:
+    text: str
+    variant: str = ""
+
+
+@dataclass(frozen=True)
+class Symptom:
+    symptom: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    title: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one entry file says, validated. Nothing computed from other entries lives here."""
+
+    slug: str
+    source_path: str
+    title: str
+    category: str
+    severity: str
+    role: str
+    tags: tuple[str, ...]
+    systems: tuple[str, ...]
+    summary: str
+    signatures: tuple[Signature, ...]
+    aliases: tuple[str, ...]
+    symptoms: tuple[Symptom, ...]
+    causes: tuple[str, ...]
+    fix: str
+    related: tuple[str, ...]
+    references: tuple[Reference, ...]
+    examples: tuple[str, ...]
+    updated: dt.date
+    body: str
+    body_line: int  # line number of the first body line in the file
+    field_lines: tuple[tuple[str, int], ...]  # (field, line of its key)
+    item_lines: tuple[tuple[str, tuple[int, ...]], ...]  # (field, line of each list item)
+
+    def line_of(self, field: str, index: int | None = None) -> int:
+        if index is not None:
+            items = dict(self.item_lines).get(field, ())
+            if index < len(items):
+                return items[index]
+        return dict(self.field_lines).get(field, 1)
+
+
+def find_entry_files(entries_dir: Path) -> list[Path]:
+    """Every entry file under entries_dir, in a stable order."""
+    return sorted(p for p in entries_dir.rglob("*.md") if p.is_file())
+
+
+def display_path(path: Path, root: Path | None) -> str:
+    """The path as problems show it: relative to the project root where possible."""
+    try:
+        return path.resolve().relative_to((root or Path.cwd()).resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def load_entries(paths: list[Path], config: Config, root: Path | None = None
+                 ) -> tuple[list[Entry], list[Problem]]:
+    """Load and validate every file; returns the valid entries and every problem found.
+
+    Collection-wide rules (duplicate slugs, tag and system spellings that collide) are checked
+    here too; rules that need rendered bodies (links) are checked by later stages.
+    """
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    for path in paths:
+        entry, found = load_entry(path, config, display_path(path, root))
+        problems.extend(found)
+        if entry is not None:
+            entries.append(entry)
+    problems.extend(_check_collection(entries))
+    return entries, problems
+
+
+def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, list[Problem]]:
+    """Parse and validate one entry file."""
+    problems: list[Problem] = []
+    slug = path.stem
+    if not SLUG_RE.match(slug):
+        problems.append(Problem(shown, 1, f"file name `{path.name}` is not a valid slug: use "
+                                          f"lowercase letters, digits and hyphens, e.g. `{slugify(slug)}.md`"))
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, problems + [Problem(shown, line, "file is not valid UTF-8")]
+    except OSError as exc:
+        return None, problems + [Problem(shown, 1, f"cannot read file: {exc.strerror}")]
+    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+
+    handler = frontmatter.YAMLHandler()
+    if not text.startswith("---"):
+        return None, problems + [Problem(shown, 1, "missing frontmatter: the file must start with a `---` "
+                                                   "line, then the YAML fields, then another `---` line")]
+    try:
+        fm_text, body = handler.split(text)
+    except ValueError:
+        return None, problems + [Problem(shown, 1, "frontmatter is not closed: did you forget the `---` "
+                                                   "line after the last field?")]
+    # python-frontmatter's split drops the delimiters: the YAML text starts right after the
+    # opening `---` (so YAML line 0 is file line 1) and the body right after the closing one.
+    fm_start_line = 1
+    body_line = text.count("\n", 0, len(text) - len(body)) + 1
+    while body.startswith("\n"):
+        body = body[1:]
+        body_line += 1
+
+    try:
+        loader = yaml.SafeLoader(fm_text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = fm_start_line + (mark.line if mark else 0)
+        what = exc.problem or "invalid YAML"
+        ctx = f" ({exc.context})" if exc.context else ""
+        return None, problems + [Problem(shown, line, f"YAML syntax error: {what}{ctx}")]
+
+    if node is None or not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
+        got = _describe(data) if node is not None else "nothing"
+        return None, problems + [Problem(shown, 2, f"frontmatter must be a mapping of fields "
+                                                               f"(`title: ...` lines), got {got}")]
+
+    field_lines: dict[str, int] = {}
+    item_lines: dict[str, tuple[int, ...]] = {}
+    values: dict[str, object] = {}
+    for key_node, value_node in node.value:
+        key = key_node.value
+        line = fm_start_line + key_node.start_mark.line
+        if key in field_lines:
+            problems.append(Problem(shown, line, f"field `{key}` appears twice (first at line {field_lines[key]})"))
+            continue
+        field_lines[key] = line
+        if key not in FIELDS_BY_NAME:
+            close = difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1, cutoff=0.6)
+            hint = f"; did you mean `{close[0]}`?" if close else \
+                "; known fields: " + ", ".join(f.name for f in FIELDS)
+            problems.append(Problem(shown, line, f"unknown field `{key}`{hint}"))
+            continue
+        values[key] = data[key]
+        if isinstance(value_node, yaml.SequenceNode):
+            item_lines[key] = tuple(fm_start_line + n.start_mark.line for n in value_node.value)
+
+    for f in FIELDS:
+        if f.name not in field_lines:
+            if f.required:
+                problems.append(Problem(shown, 1, f"missing required field `{f.name}`"))
+            continue
+        if f.name in values:
+            problems.extend(_check_field(f, values[f.name], shown, field_lines[f.name],
+                                         item_lines.get(f.name, ()), config))
+    if problems:
+        return None, problems
+
+    def strs(name):
+        return tuple(str(v).strip() for v in values.get(name) or ())
+
+    signatures = tuple(
+        Signature(s.strip()) if isinstance(s, str) else Signature(s["text"].strip(), (s.get("variant") or "").strip())
+        for s in values["signatures"]
+    )
+    updated = values["updated"]
+    if isinstance(updated, str):
+        updated = dt.date.fromisoformat(updated)
+    entry = Entry(
+        slug=slug,
+        source_path=shown,
+        title=values["title"].strip(),
+        category=values["category"],
+        severity=values["severity"],
+        role=values.get("role") or "cause",
+        tags=strs("tags"),
+        systems=strs("systems"),
+        summary=" ".join(values["summary"].split()),
+        signatures=signatures,
+        aliases=strs("aliases"),
+        symptoms=tuple(Symptom(" ".join(s["symptom"].split()), " ".join(s["why"].split()))
+                       for s in values["symptoms"]),
+        causes=tuple(" ".join(c.split()) for c in values["causes"]),
+        fix=" ".join(values["fix"].split()),
+        related=strs("related"),
+        references=tuple(Reference(r["title"].strip(), r["url"].strip()) for r in values["references"]),
+        examples=tuple(e.rstrip("\n") for e in values["examples"]),
+        updated=updated,
+        body=body,
+        body_line=body_line,
+        field_lines=tuple(sorted(field_lines.items())),
+        item_lines=tuple(sorted(item_lines.items())),
+    )
+    return entry, []
+
+
+def _describe(value) -> str:
+    """What arrived, in words, including the YAML 1.1 readings that surprise people."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        word = "true" if value else "false"
+        return f"the boolean {word} (YAML reads unquoted yes/no/on/off/true/false as booleans: put the text in quotes)"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r} (YAML reads unquoted numbers such as 1.10 as numbers: put the text in quotes)"
+    if isinstance(value, (dt.date, dt.datetime)):
+        return f"the date {value.isoformat()}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _is_text(value) -> bool:
+    return isinstance(value, str) and value.strip() != ""
+
+
+def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...], config: Config) -> list[Problem]:
+    out: list[Problem] = []
+
+    def err(message, at=line):
+        out.append(Problem(shown, at, message))
+
+    if f.kind in ("string", "text"):
+        if not _is_text(value):
+            err(f"`{f.name}` must be text, got {_describe(value) if value != '' else 'an empty string'}")
+        elif f.max_length and len(value.strip()) > f.max_length:
+            err(f"`{f.name}` is {len(value.strip())} characters long; keep it under {f.max_length}")
+        return out
+    if f.kind == "enum":
+        choices = list(f.choices or config.category_keys)
+        if not isinstance(value, str):
+            err(f"`{f.name}` must be one of {', '.join(choices)}; got {_describe(value)}")
+        elif value not in choices:
+            close = difflib.get_close_matches(value, choices, n=1, cutoff=0.5)
+            hint = f"; did you mean `{close[0]}`?" if close else ""
+            err(f"unknown {f.name} `{value}`{hint} (expected one of: {', '.join(choices)})")
+        return out
+    if f.kind == "date":
+        if isinstance(value, dt.datetime) or not isinstance(value, (dt.date, str)):
+            err(f"`{f.name}` must be a date written YYYY-MM-DD, got {_describe(value)}")
+        elif isinstance(value, str):
+            try:
+                dt.date.fromisoformat(value)
+            except ValueError:
+                err(f"`{f.name}` must be a date written YYYY-MM-DD, got {value!r}")
+        return out
+    # lists
+    if not isinstance(value, list):
+        if value is None:
+            err(f"`{f.name}` is empty: give a list, e.g. `{f.name}: [first, second]`" if f.min_items
+                else f"`{f.name}` is empty: give a list or remove the field")
+        else:
+            err(f"`{f.name}` must be a list, got {_describe(value)}")
+        return out
+    if len(value) < f.min_items:
+        err(f"`{f.name}` needs at least {f.min_items} item{'s' if f.min_items > 1 else ''}")
+    seen: dict[str, int] = {}
+    for i, item in enumerate(value):
+        at = items[i] if i < len(items) else line
+        if f.kind == "strings":
+            if not _is_text(item):
+                err(f"`{f.name}` item {i + 1} must be text, got {_describe(item)}", at)
+                continue
+            text = item.strip()
+            if f.pattern and not re.match(f.pattern, text):
+                suggestion = slugify(text)
+                err(f"{f.name[:-1] if f.name.endswith('s') else f.name} `{text}` must be lowercase "
+                    f"kebab-case; write `{suggestion}`", at)
+            key = slugify(text) if f.name in ("tags", "systems") else text
+            if key in seen:
+                err(f"`{f.name}` lists `{text}` twice (as `{value[seen[key]]}` too)", at)
+            seen.setdefault(key, i)
+            continue
+        # records
+        if f.shorthand and isinstance(item, str):
+            if not item.strip():
+                err(f"`{f.name}` item {i + 1} is an empty string", at)
+            continue
+        if not isinstance(item, dict):
+            keys = ", ".join(k for k, _, _ in f.keys)
+            err(f"`{f.name}` item {i + 1} must be a mapping with {keys}; got {_describe(item)}", at)
+            continue
+        known = [k for k, _, _ in f.keys]
+        for k in item:
+            if k not in known:
+                close = difflib.get_close_matches(str(k), known, n=1)
+                hint = f"; did you mean `{close[0]}`?" if close else f" (expected {', '.join(known)})"
+                err(f"`{f.name}` item {i + 1} has unknown key `{k}`{hint}", at)
+        for k, required, _ in f.keys:
+            if k not in item:
+                if required:
+                    err(f"`{f.name}` item {i + 1} is missing `{k}`", at)
+                continue
+            if not _is_text(item[k]):
+                err(f"`{f.name}` item {i + 1}: `{k}` must be text, got {_describe(item[k])}", at)
+            elif k in f.url_keys and not re.match(r"^https?://\S+$", item[k].strip()):
+                err(f"`{f.name}` item {i + 1}: URL must start with http:// or https://, got `{item[k].strip()}`", at)
+    return out
+
+
+def _check_collection(entries: list[Entry]) -> list[Problem]:
+    """Rules that span entries: duplicate slugs and names that collide once normalised."""
+    problems: list[Problem] = []
+    by_slug: dict[str, Entry] = {}
+    for e in entries:
+        if e.slug in by_slug:
+            problems.append(Problem(e.source_path, 1, f"duplicate slug `{e.slug}`: "
+                                                      f"{by_slug[e.slug].source_path} has the same file name"))
+        else:
+            by_slug[e.slug] = e
+    for field in ("tags", "systems"):
+        first: dict[str, tuple[str, Entry]] = {}
+        for e in entries:
+            for i, name in enumerate(getattr(e, field)):
+                key = slugify(name)
+                if key in first and first[key][0] != name:
+                    spelled, other = first[key]
+                    problems.append(Problem(e.source_path, e.line_of(field, i),
+                                            f"{field[:-1] if field == 'tags' else 'system'} `{name}` collides "
+                                            f"with `{spelled}` ({other.source_path}) once normalised; "
+                                            f"spell it `{spelled}`"))
+                first.setdefault(key, (name, e))
+    return problems

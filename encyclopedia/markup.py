@@ -1,0 +1,170 @@
+"""Markdown: rendering entry bodies to HTML with anchors, a table of contents, highlighting and
+entry links, and reading the structure (sections, FAQ, code blocks) that other stages check."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+from pygments import highlight as pygments_highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from .problems import Problem
+from .urls import slugify
+
+ENTRY_LINK_RE = re.compile(r"^(?:\./)?([a-z0-9]+(?:-[a-z0-9]+)*)\.md(#[A-Za-z0-9_\-]*)?$")
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    language: str
+    code: str
+    line: int  # line of the opening fence in the entry file
+
+
+@dataclass(frozen=True)
+class FAQItem:
+    question: str
+    answer: str  # plain text
+
+
+@dataclass(frozen=True)
+class RenderedBody:
+    """What the body renders to, and what the build learned reading it."""
+
+    html: str
+    headings: tuple[Heading, ...]
+    links: tuple[tuple[str, int], ...]  # (slug, line) of every link to another entry
+    code_blocks: tuple[CodeBlock, ...]
+    faq: tuple[FAQItem, ...]
+
+
+def _highlight(code: str, lang: str, _attrs) -> str:
+    try:
+        lexer = get_lexer_by_name(lang or "text")
+    except ClassNotFound:
+        lexer = get_lexer_by_name("text")
+    body = pygments_highlight(code, lexer, HtmlFormatter(nowrap=True))
+    cls = f' class="language-{html.escape(lang)}"' if lang else ""
+    return f'<pre class="highlight"><code{cls}>{body}</code></pre>\n'
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "highlight": _highlight, "typographer": False})
+    md.enable("table")
+    md.enable("strikethrough")
+    md.use(anchors_plugin, min_level=2, max_level=3, permalink=True, permalinkSymbol="#",
+           permalinkSpace=True, slug_func=slugify)
+    md.use(tasklists_plugin)
+    return md
+
+
+_PARSER = _make_parser()
+
+
+def render_markdown(text: str) -> str:
+    """Render a short Markdown string (summary, fix) without entry links or headings."""
+    return _PARSER.render(text)
+
+
+def render_inline(text: str) -> str:
+    return _PARSER.renderInline(text)
+
+
+def render_body(body: str, body_line: int, source_path: str, known_slugs: set[str]
+                ) -> tuple[RenderedBody, list[Problem]]:
+    """Render an entry body. Links written `other-slug.md` become links to that entry's page;
+    links to slugs that do not exist are returned as problems at their line."""
+    problems: list[Problem] = []
+    tokens = _PARSER.parse(body)
+    headings: list[Heading] = []
+    links: list[tuple[str, int]] = []
+    blocks: list[CodeBlock] = []
+    current_line = body_line
+    for i, tok in enumerate(tokens):
+        if tok.map:
+            current_line = body_line + tok.map[0]
+        if tok.type == "heading_open":
+            inline = tokens[i + 1]
+            text = "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
+            headings.append(Heading(int(tok.tag[1]), text.strip(), str(tok.attrs.get("id", ""))))
+        elif tok.type == "fence":
+            blocks.append(CodeBlock(tok.info.strip().split(" ")[0].lower(), tok.content, current_line))
+        elif tok.type == "inline":
+            for child in tok.children or []:
+                if child.type != "link_open":
+                    continue
+                href = str(child.attrs.get("href", ""))
+                m = ENTRY_LINK_RE.match(href)
+                if not m:
+                    if href.endswith(".md") and "://" not in href:
+                        problems.append(Problem(source_path, current_line,
+                                                f"link to `{href}`: link other entries as `slug.md`"))
+                    continue
+                slug, fragment = m.group(1), m.group(2) or ""
+                links.append((slug, current_line))
+                if slug not in known_slugs:
+                    problems.append(Problem(source_path, current_line,
+                                            f"link to unknown entry `{slug}`{_suggest(slug, known_slugs)}"))
+                child.attrs["href"] = f"../{slug}/{fragment}"
+    rendered = _PARSER.renderer.render(tokens, _PARSER.options, {})
+    return RenderedBody(rendered, tuple(headings), tuple(links), tuple(blocks),
+                        _faq(body)), problems
+
+
+def _suggest(name: str, options) -> str:
+    import difflib
+    close = difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+def _faq(body: str) -> tuple[FAQItem, ...]:
+    """Questions (### headings) and answers under a `## FAQ` section, as plain text."""
+    items: list[FAQItem] = []
+    in_faq = False
+    question = None
+    answer: list[str] = []
+    in_fence = False
+    for line in body.splitlines() + ["## end"]:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        if not in_fence and line.startswith("## ") or (not in_fence and line.startswith("### ")):
+            if question and "".join(answer).strip():
+                items.append(FAQItem(question, _plain(" ".join(answer))))
+            question, answer = None, []
+            if line.startswith("## "):
+                in_faq = line[3:].strip().lower() in ("faq", "frequently asked questions")
+            elif in_faq:
+                question = _plain(line[4:])
+            continue
+        if in_faq and question is not None:
+            answer.append(line.strip())
+    return tuple(items)
+
+
+def _plain(markdown_text: str) -> str:
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown_text)
+    text = text.replace("`", "").replace("**", "").replace("*", "")
+    return " ".join(text.split())
+
+
+def pygments_css() -> str:
+    """Highlighting styles for light and dark colour schemes, scoped to .highlight."""
+    light = HtmlFormatter(style="friendly").get_style_defs(".highlight")
+    dark = HtmlFormatter(style="monokai").get_style_defs(".highlight")
+    dark = "\n".join("  " + line for line in dark.splitlines())
+    return (f"/* Generated by Pygments at build time. */\n{light}\n"
+            f"@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n")

@@ -1,0 +1,469 @@
+"""Error-text search: normalising logs and signatures, diagnosing pasted logs, free-text queries.
+
+assets/diagnose.js implements the same algorithm for the browser; both pass the shared cases in
+tests/conformance/cases.json, so keep them in step (docs/search.md describes the algorithm).
+Every regular expression here is linear: no nested or overlapping quantifiers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+# ---------------------------------------------------------------------------------------------
+# Normalisation
+
+WILD = "*"  # a wildcard token in a signature: any text may stand here
+
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
+
+# Line prefixes removed before tokenising, tried in turn until none applies. Groups named "rank"
+# give the rank the line belongs to.
+PREFIX_RES = (
+    re.compile(r"\s*\[(?:rank|RANK|Rank)\s?(?P<rank>\d+)\]:?\s?"),
+    re.compile(r"\s*\[default(?P<rank>\d+)\]:?\s?"),
+    re.compile(r"\s*(?P<rank>\d{1,5}): "),
+    re.compile(r"\s*[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [A-Za-z0-9_.\-]+:\d+\] ?"),
+    re.compile(r"\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?,?\s?"),
+    re.compile(r"\s*\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s"),
+    re.compile(r"\s*[A-Za-z0-9_.\-]+:\d+:\d+ \[\d+\] "),  # NCCL debug: host:pid:tid [dev]
+    re.compile(r"\s*>+ ?"),  # Markdown quote
+)
+
+TOKEN_RE = re.compile(
+    r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])"
+    r"|(?P<url>[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]*)"
+    r"|(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\n]{0,200}'|\"[^\"\n]{0,200}\")(?![A-Za-z0-9_]))"
+    r"|(?P<path>(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*)"
+    r"|(?P<hex>0[xX][0-9a-fA-F]+)"
+    r"|(?P<num>\d+(?:[.,:x]\d+)*(?:[eE][+-]?\d+)?)"
+    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)"
+)
+
+UNITS = frozenset(
+    "b bytes byte kb kib mb mib gb gib tb tib pb pib eb k m g ms s sec secs seconds second us ns "
+    "min mins minutes h hrs hours it its x".split()
+)
+KEEP_DIGIT_WORDS = frozenset(
+    "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
+    "float64 bfloat16 e4m3 e5m2".split()
+)
+VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?\d+[a-z]?")
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str  # the line as pasted, without ANSI codes
+    rank: int | None
+
+
+def split_lines(text: str) -> list[Line]:
+    """Lines of a pasted text without ANSI codes or log prefixes, each with its rank if named."""
+    out = []
+    for raw in re.split(r"\r\n|\r|\n", text):
+        line = ANSI_RE.sub("", raw)
+        rank = None
+        for _ in range(6):
+            for rx in PREFIX_RES:
+                m = rx.match(line)
+                if m and m.end() > 0:
+                    if "rank" in rx.groupindex and rank is None:
+                        rank = int(m.group("rank"))
+                    line = line[m.end():]
+                    break
+            else:
+                break
+        out.append(Line(line, rank))
+    return out
+
+
+def tokenize_line(line: str) -> list[str]:
+    """The comparable words of one line: lowercase, variable parts dropped, wildcards kept."""
+    tokens: list[str] = []
+    after_number = False
+    for m in TOKEN_RE.finditer(line):
+        kind = m.lastgroup
+        if kind == "wild":
+            if not tokens or tokens[-1] != WILD:
+                tokens.append(WILD)
+            after_number = False
+        elif kind == "word":
+            word = m.group().lower()
+            if after_number and word in UNITS:
+                after_number = False
+                continue
+            after_number = False
+            if any(c.isdigit() for c in word) and word not in KEEP_DIGIT_WORDS \
+                    and VERSIONISH_RE.fullmatch(word):
+                continue
+            tokens.append(word)
+        else:
+            after_number = kind in ("num", "hex")
+    return tokens
+
+
+def tokenize(text: str) -> list[str]:
+    """All comparable words of a text, across lines."""
+    out: list[str] = []
+    for line in split_lines(text):
+        out.extend(tokenize_line(line.text))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Weights (computed at build time, shipped in the search index)
+
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have if in into
+    is it its may might more must no not of on or our so such than that the their then there these
+    this to was were when which while will with would you your please try see set use using used
+    error errors exception failed fail failure warning warn info debug note traceback most recent
+    call last file line module self return raise raised runtimeerror valueerror typeerror
+    assertionerror true false none torch python site packages py lib py3 cuda gpu cpu""".split()
+)
+STOPWORD_CAP = 0.15
+MIN_WEIGHT = 0.05
+
+
+def compute_weights(documents: list[set[str]], vocabulary: set[str]) -> dict[str, float]:
+    """Inverse document frequency of each vocabulary word over per-entry word sets, in (0, 1].
+
+    Rare words (in one entry's signatures and examples) weigh about 1; words every entry shares,
+    and a fixed list of generic log words, weigh little.
+    """
+    n = len(documents)
+    df: dict[str, int] = {}
+    for doc in documents:
+        for w in doc:
+            if w in vocabulary:
+                df[w] = df.get(w, 0) + 1
+    top = math.log((n + 1) / 0.5)
+    weights = {}
+    for w in sorted(vocabulary):
+        if w == WILD:
+            continue
+        idf = math.log((n + 1) / (df.get(w, 0) + 0.5)) / top
+        if w in STOPWORDS:
+            idf = min(idf, STOPWORD_CAP)
+        if len(w) <= 2:
+            idf = min(idf, 0.3)
+        weights[w] = round(max(MIN_WEIGHT, min(1.0, idf)), 3)
+    return weights
+
+
+# ---------------------------------------------------------------------------------------------
+# Diagnosis
+
+MAX_GAP = 8            # words allowed between two consecutive signature words
+WILD_GAP = 40          # extra words a wildcard may stand for
+MISS_GAP = 3           # extra distance allowed after each missing signature word
+MAX_OCCURRENCES = 200  # anchor occurrences tried per signature
+MIN_COVERAGE = 0.6     # share of a signature's weight that must be found
+MIN_INFO = 1.2         # weight that must be found, so short common phrases never match alone
+FULL_INFO = 2.4        # matched weight at which confidence stops growing
+SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
+
+
+@dataclass(frozen=True)
+class PreparedSignature:
+    entry: int
+    text: str
+    variant: str
+    kind: str  # "signature" or "alias"
+    tokens: tuple[str, ...]
+    weights: tuple[float, ...]
+    total: float
+    anchors: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The search index made ready for matching (derived once per index)."""
+
+    entries: tuple[dict, ...]
+    signatures: tuple[PreparedSignature, ...]
+    by_token: dict  # token -> indexes of signatures that anchor on it
+    vocabulary: frozenset
+
+
+def prepare(index: dict) -> Prepared:
+    weights = index["weights"]
+    sigs = []
+    for ei, e in enumerate(index["entries"]):
+        items = [(s[0], s[1] if len(s) > 1 else "", "signature") for s in e["signatures"]]
+        items += [(a, "", "alias") for a in e.get("aliases", [])]
+        for text, variant, kind in items:
+            toks = tokenize(text)
+            while toks and toks[0] == WILD:
+                toks.pop(0)
+            while toks and toks[-1] == WILD:
+                toks.pop()
+            if not toks:
+                continue
+            ws = tuple(0.0 if t == WILD else weights.get(t, 1.0) for t in toks)
+            total = sum(ws)
+            order = sorted((i for i, t in enumerate(toks) if t != WILD), key=lambda i: (-ws[i], i))
+            anchors = tuple(order[:2])
+            sigs.append(PreparedSignature(ei, text, variant, kind, tuple(toks), ws, total, anchors))
+    by_token: dict[str, list[int]] = {}
+    vocab = set()
+    for si, s in enumerate(sigs):
+        vocab.update(t for t in s.tokens if t != WILD)
+        for a in s.anchors:
+            by_token.setdefault(s.tokens[a], []).append(si)
+    return Prepared(tuple(index["entries"]), tuple(sigs), by_token, frozenset(vocab))
+
+
+@dataclass(frozen=True)
+class Match:
+    slug: str
+    title: str
+    url: str
+    category: str
+    severity: str
+    role: str
+    score: float
+    line: int  # 1-based line of the first occurrence
+    end_line: int
+    rank: int | None
+    signature: str
+    variant: str
+    kind: str
+    text: str  # the log text of the first occurrence
+    root_cause: bool
+    alternative_to: str | None
+
+    def as_json(self) -> dict:
+        return {
+            "slug": self.slug, "title": self.title, "url": self.url, "score": self.score,
+            "line": self.line, "end_line": self.end_line, "rank": self.rank,
+            "category": self.category, "severity": self.severity, "role": self.role,
+            "signature": self.signature, "variant": self.variant, "matched_by": self.kind,
+            "text": self.text, "root_cause": self.root_cause, "alternative_to": self.alternative_to,
+        }
+
+
+def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tuple[float, int, int]:
+    """Weight found, first and last position when the anchor word sits at pos."""
+    found = sig.weights[anchor]
+    first = last = pos
+    # forward
+    cur, slack = pos, 0
+    for i in range(anchor + 1, len(sig.tokens)):
+        t = sig.tokens[i]
+        if t == WILD:
+            slack += WILD_GAP
+            continue
+        plist = positions.get(t)
+        if plist:
+            j = bisect_right(plist, cur)
+            if j < len(plist) and plist[j] <= cur + MAX_GAP + slack:
+                cur = plist[j]
+                found += sig.weights[i]
+                last = cur
+                slack = 0
+                continue
+        slack += MISS_GAP
+    # backward
+    cur, slack = pos, 0
+    for i in range(anchor - 1, -1, -1):
+        t = sig.tokens[i]
+        if t == WILD:
+            slack += WILD_GAP
+            continue
+        plist = positions.get(t)
+        if plist:
+            j = bisect_left(plist, cur) - 1
+            if j >= 0 and plist[j] >= cur - MAX_GAP - slack:
+                cur = plist[j]
+                found += sig.weights[i]
+                first = cur
+                slack = 0
+                continue
+        slack += MISS_GAP
+    return found, first, last
+
+
+def diagnose(index: dict | Prepared, text: str) -> list[dict]:
+    """The failures a log shows, as JSON-ready dicts: the root cause first, then the others in
+    order of first occurrence, then weaker alternative explanations of the same lines."""
+    return [m.as_json() for m in diagnose_matches(index, text)]
+
+
+def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
+    prep = index if isinstance(index, Prepared) else prepare(index)
+    lines = split_lines(text)
+    stream_line: list[int] = []
+    positions: dict[str, list[int]] = {}
+    vocab = prep.vocabulary
+    for li, line in enumerate(lines):
+        for tok in tokenize_line(line.text):
+            if tok == WILD:
+                continue
+            if tok in vocab:
+                positions.setdefault(tok, []).append(len(stream_line))
+            stream_line.append(li)
+
+    best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
+    candidates = sorted({si for tok in positions for si in prep.by_token.get(tok, ())})
+    for si in candidates:
+        sig = prep.signatures[si]
+        occurrences = []  # (found, first, last)
+        for anchor in sig.anchors:
+            plist = positions.get(sig.tokens[anchor])
+            if not plist:
+                continue
+            for pos in plist[:MAX_OCCURRENCES]:
+                found, first, last = _align(sig, anchor, pos, positions)
+                if found / sig.total >= MIN_COVERAGE and found >= MIN_INFO:
+                    occurrences.append((found, first, last))
+        if not occurrences:
+            continue
+        top = max(o[0] for o in occurrences)
+        found, first, last = min((o for o in occurrences if o[0] >= top * SAME_FAILURE),
+                                 key=lambda o: o[1])
+        coverage = top / sig.total
+        score = round(coverage * min(1.0, top / FULL_INFO), 3)
+        current = best.get(sig.entry)
+        if current is None or (score, -first) > (current[0], -current[1]):
+            best[sig.entry] = (score, first, last, sig)
+
+    # Group matches over the same lines: the strongest explains them, the rest are alternatives.
+    ordered = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[1][1], prep.entries[kv[0]]["slug"]))
+    primaries: list[tuple[int, tuple]] = []
+    alternatives: list[tuple[int, tuple, int]] = []
+    for ei, m in ordered:
+        owner = next((pe for pe, pm in primaries if m[1] <= pm[2] and pm[1] <= m[2]), None)
+        if owner is None:
+            primaries.append((ei, m))
+        else:
+            alternatives.append((ei, m, owner))
+    primaries.sort(key=lambda p: (p[1][1], -p[1][0]))
+    root = next((p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"),
+                primaries[0] if primaries else None)
+    result_order = ([root] if root else []) + [p for p in primaries if p is not root]
+
+    def build(ei, m, root_cause, alt_of):
+        e = prep.entries[ei]
+        score, first, last, sig = m
+        l1, l2 = stream_line[first], stream_line[last]
+        snippet = "\n".join(lines[i].text for i in range(l1, min(l2, l1 + 5) + 1))
+        return Match(e["slug"], e["title"], e["url"], e["category"], e["severity"],
+                     e.get("role", "cause"), score, l1 + 1, l2 + 1, lines[l1].rank, sig.text,
+                     sig.variant, sig.kind, snippet[:2000], root_cause, alt_of)
+
+    out = [build(ei, m, i == 0 and root[0] == ei, None) for i, (ei, m) in enumerate(result_order)]
+    out += [build(ei, m, False, prep.entries[owner]["slug"]) for ei, m, owner in alternatives]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Free-text query
+
+FIELD_WEIGHTS = {"title": 3.0, "alias": 2.5, "tag": 2.5, "slug": 2.0, "signature": 2.0,
+                 "system": 1.5, "category": 1.0, "summary": 1.0}
+QUERY_STOPWORDS = frozenset("a an and the of in on to for is with my when how why what error".split())
+
+
+def _words(text: str) -> list[str]:
+    return [m.group().lower() for m in re.finditer(r"[A-Za-z0-9_]+", text)]
+
+
+def edit_distance_within(a: str, b: str, limit: int) -> bool:
+    """Whether the Levenshtein distance between a and b is at most limit."""
+    if abs(len(a) - len(b)) > limit:
+        return False
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        row_min = cur[0]
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            row_min = min(row_min, cur[j])
+        if row_min > limit:
+            return False
+        prev = cur
+    return prev[-1] <= limit
+
+
+@dataclass(frozen=True)
+class QueryIndex:
+    terms: dict  # term -> {entry: field weight}
+    idf: dict
+    phrases: tuple  # per entry: normalised title/alias/signature text for phrase bonus
+    entries: tuple
+
+
+def prepare_query(index: dict) -> QueryIndex:
+    terms: dict[str, dict[int, float]] = {}
+    phrases = []
+    for ei, e in enumerate(index["entries"]):
+        fields = [("title", e["title"]), ("slug", e["slug"].replace("-", " ")),
+                  ("category", e["category"]), ("summary", e.get("summary", ""))]
+        fields += [("tag", t.replace("-", " ") + " " + t.replace("-", "")) for t in e["tags"]]
+        fields += [("system", s) for s in e.get("systems", [])]
+        fields += [("signature", s[0]) for s in e["signatures"]]
+        fields += [("alias", a) for a in e.get("aliases", [])]
+        for field, text in fields:
+            w = FIELD_WEIGHTS[field]
+            for word in _words(text):
+                slot = terms.setdefault(word, {})
+                if slot.get(ei, 0) < w:
+                    slot[ei] = w
+        phrase_texts = [e["title"]] + [s[0] for s in e["signatures"]] + list(e.get("aliases", []))
+        phrases.append(tuple(" ".join(_words(t)) for t in phrase_texts))
+    n = max(1, len(index["entries"]))
+    idf = {t: math.log(1 + n / len(p)) for t, p in terms.items()}
+    return QueryIndex(terms, idf, tuple(phrases), tuple(index["entries"]))
+
+
+def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
+    """Entries matching a short free-text query, best first; tolerant of prefixes and typos."""
+    qi = index if isinstance(index, QueryIndex) else prepare_query(index)
+    words = _words(text)
+    if not words:
+        return []
+    required = [w for w in words if w not in QUERY_STOPWORDS] or words
+    per_word: list[dict[int, float]] = []
+    for w in required:
+        scores: dict[int, float] = {}
+        limit_edits = 2 if len(w) >= 8 else 1 if len(w) >= 4 else 0
+        for term, postings in qi.terms.items():
+            if term == w:
+                quality = 1.0
+            elif len(w) >= 2 and term.startswith(w):
+                quality = 0.7
+            elif limit_edits and edit_distance_within(w, term, limit_edits):
+                quality = 0.5
+            else:
+                continue
+            gain = quality * qi.idf[term]
+            for ei, fw in postings.items():
+                s = gain * fw
+                if s > scores.get(ei, 0.0):
+                    scores[ei] = s
+        per_word.append(scores)
+    totals: dict[int, tuple[int, float]] = {}
+    for scores in per_word:
+        for ei, s in scores.items():
+            hits, total = totals.get(ei, (0, 0.0))
+            totals[ei] = (hits + 1, total + s)
+    phrase = " ".join(words)
+    ranked = []
+    for ei, (hits, total) in totals.items():
+        if len(words) > 1 and any(phrase in p for p in qi.phrases[ei]):
+            total *= 1.5
+        ranked.append((-hits, -round(total, 6), qi.entries[ei]["slug"], ei, total))
+    ranked.sort()
+    if ranked and -ranked[0][0] == len(required):
+        ranked = [r for r in ranked if -r[0] == len(required)]
+    out = []
+    for _, _, _, ei, total in ranked[:limit]:
+        e = qi.entries[ei]
+        out.append({"slug": e["slug"], "title": e["title"], "url": e["url"],
+                    "category": e["category"], "severity": e["severity"],
+                    "summary": e.get("summary", ""), "score": round(total, 3)})
+    return out

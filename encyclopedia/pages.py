@@ -1,0 +1,220 @@
+"""Page rendering: every output file of the site, rendered into memory as {output path: bytes}."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlencode
+from xml.sax.saxutils import escape as xml_escape
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from . import markup, urls
+from .config import Config
+from .linking import Links
+from .loading import Entry
+from .markup import RenderedBody
+from .schema import entry_json_schema
+from .search_index import INDEX_URL, dump_index
+from .taxonomy import Taxonomies, Term, category_name
+
+RECENT_LIMIT = 10
+SEVERITY_ORDER = {"critical": 0, "high": 1, "medium": 2, "low": 3}
+ROLE_LABELS = {"consequence": "Usually a consequence", "warning": "Warning, not a failure"}
+
+
+@dataclass(frozen=True)
+class SiteData:
+    """Everything the pages are made from."""
+
+    config: Config
+    entries: tuple[Entry, ...]  # sorted by slug
+    bodies: dict  # slug -> RenderedBody
+    links: dict  # slug -> Links
+    taxonomies: Taxonomies
+    search_index: dict
+
+
+class PageRenderer:
+    def __init__(self, templates_dir: Path, assets_dir: Path, data: SiteData):
+        self.assets_dir = assets_dir
+        self.data = data
+        self.env = Environment(
+            loader=FileSystemLoader(str(templates_dir)),
+            autoescape=select_autoescape(["html", "xml"], default_for_string=True, default=True),
+            undefined=StrictUndefined,
+            keep_trailing_newline=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.filters["jsonld"] = _jsonld
+        self.by_slug = {e.slug: e for e in data.entries}
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _render(self, template: str, url: str, **context) -> bytes:
+        cfg = self.data.config
+        root = urls.relative(url, "") if url != "404.html" else urls.base_path(cfg.base_url)
+
+        def link(target: str) -> str:
+            return root + target if (root + target) else "./"
+
+        html = self.env.get_template(template).render(
+            site=cfg, page_url=url, link=link, root=root or "./",
+            canonical=urls.absolute(cfg.base_url, url if url != "404.html" else ""),
+            category_name=category_name, severity_label=_severity_label,
+            role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url, index_url=INDEX_URL, **context)
+        return html.encode("utf-8")
+
+    # -- pages ---------------------------------------------------------------------------------
+    def render_all(self) -> dict[str, bytes]:
+        d = self.data
+        files: dict[str, bytes] = {}
+
+        def put(path: str, content: bytes):
+            if path in files:
+                raise ValueError(f"two outputs claim {path}")
+            files[path] = content
+
+        for e in d.entries:
+            url = urls.entry_url(e.slug)
+            put(urls.output_path(url), self.render_entry(e))
+        recent = sorted(d.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]
+        put("index.html", self._render("home.html", "", recent=recent,
+                                       categories=d.taxonomies.categories,
+                                       count=len(d.entries)))
+        all_url = "entries/"
+        put(urls.output_path(all_url), self._render(
+            "listing.html", all_url, heading="All entries", description=f"{len(d.entries)} failures, A to Z.",
+            items=sorted(d.entries, key=lambda e: (e.title.lower(), e.slug)), breadcrumbs=[]))
+        for kind, terms, heading, index_url in (
+            ("tag", d.taxonomies.tags, "Tags", "tags/"),
+            ("category", d.taxonomies.categories, "Categories", "categories/"),
+            ("system", d.taxonomies.systems, "Systems", "systems/"),
+        ):
+            put(urls.output_path(index_url), self._render("terms.html", index_url, heading=heading,
+                                                          kind=kind, terms=terms))
+            for term in terms:
+                put(urls.output_path(term.url), self.render_term(term, heading, index_url))
+        put("search/index.html", self._render("search.html", "search/"))
+        put("404.html", self._render("404.html", "404.html"))
+        put(INDEX_URL, dump_index(d.search_index))
+        schema = entry_json_schema(d.config.category_keys)
+        put("schema/entry.schema.json", (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
+        put("sitemap.xml", self.render_sitemap(files))
+        put("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(d.config.base_url, 'sitemap.xml')}\n".encode())
+        put("feed.xml", self.render_feed())
+        put("assets/pygments.css", markup.pygments_css().encode())
+        for asset in sorted(p for p in self.assets_dir.rglob("*") if p.is_file()):
+            put("assets/" + asset.relative_to(self.assets_dir).as_posix(), asset.read_bytes())
+        return files
+
+    def render_entry(self, e: Entry) -> bytes:
+        d = self.data
+        body: RenderedBody = d.bodies[e.slug]
+        links: Links = d.links[e.slug]
+        url = urls.entry_url(e.slug)
+        cfg = d.config
+        edit_url = f"{cfg.repository}/edit/{cfg.branch}/{quote(e.source_path)}"
+        report_url = f"{cfg.repository}/issues/new?" + urlencode({
+            "template": "entry-problem.yml", "title": f"[{e.slug}] ", "entry": e.slug})
+        toc = [h for h in body.headings if h.level in (2, 3)]
+        return self._render(
+            "entry.html", url, entry=e, body_html=body.html, toc=toc,
+            related=[self.by_slug[s] for s in links.related],
+            summary_html=markup.render_inline(e.summary), fix_html=markup.render_inline(e.fix),
+            causes_html=[markup.render_inline(c) for c in e.causes],
+            symptoms_html=[(markup.render_inline(s.symptom), markup.render_inline(s.why)) for s in e.symptoms],
+            edit_url=edit_url, report_url=report_url, jsonld=self.entry_jsonld(e, body))
+
+    def render_term(self, term: Term, heading: str, index_url: str) -> bytes:
+        items = [self.by_slug[s] for s in term.slugs]
+        label = {"tag": "Tag", "category": "Category", "system": "System"}[term.kind]
+        return self._render("listing.html", term.url, heading=f"{label}: {term.name}",
+                            description=term.description or f"{len(items)} entr{'y' if len(items) == 1 else 'ies'}.",
+                            items=items, breadcrumbs=[(heading, index_url)])
+
+    def entry_jsonld(self, e: Entry, body: RenderedBody) -> list[dict]:
+        cfg = self.data.config
+        url = urls.absolute(cfg.base_url, urls.entry_url(e.slug))
+        graph = [
+            {
+                "@context": "https://schema.org",
+                "@type": "TechArticle",
+                "headline": e.title,
+                "description": e.summary,
+                "dateModified": e.updated.isoformat(),
+                "url": url,
+                "keywords": ", ".join(e.tags),
+                "about": [s for s in e.systems],
+                "publisher": {"@type": "Organization", "name": cfg.title},
+            },
+            {
+                "@context": "https://schema.org",
+                "@type": "BreadcrumbList",
+                "itemListElement": [
+                    {"@type": "ListItem", "position": 1, "name": cfg.title, "item": cfg.base_url},
+                    {"@type": "ListItem", "position": 2, "name": category_name(e.category),
+                     "item": urls.absolute(cfg.base_url, urls.category_url(e.category))},
+                    {"@type": "ListItem", "position": 3, "name": e.title, "item": url},
+                ],
+            },
+        ]
+        if body.faq:
+            graph.append({
+                "@context": "https://schema.org",
+                "@type": "FAQPage",
+                "mainEntity": [{"@type": "Question", "name": q.question,
+                                "acceptedAnswer": {"@type": "Answer", "text": q.answer}}
+                               for q in body.faq],
+            })
+        return graph
+
+    def render_sitemap(self, files: dict[str, bytes]) -> bytes:
+        base = self.data.config.base_url
+        dates = {urls.output_path(urls.entry_url(e.slug)): e.updated.isoformat() for e in self.data.entries}
+        lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+                 '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+        for path in sorted(p for p in files if p.endswith("index.html")):
+            url = path[: -len("index.html")]
+            lines.append(f"  <url><loc>{xml_escape(urls.absolute(base, url))}</loc>"
+                         + (f"<lastmod>{dates[path]}</lastmod>" if path in dates else "") + "</url>")
+        lines.append("</urlset>")
+        return ("\n".join(lines) + "\n").encode()
+
+    def render_feed(self) -> bytes:
+        cfg = self.data.config
+        entries = sorted(self.data.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:50]
+        updated = entries[0].updated.isoformat() if entries else "1970-01-01"
+        parts = ['<?xml version="1.0" encoding="utf-8"?>',
+                 '<feed xmlns="http://www.w3.org/2005/Atom">',
+                 f"  <title>{xml_escape(cfg.title)}</title>",
+                 f"  <subtitle>{xml_escape(cfg.description)}</subtitle>",
+                 f'  <link href="{xml_escape(urls.absolute(cfg.base_url, "feed.xml"))}" rel="self"/>',
+                 f'  <link href="{xml_escape(cfg.base_url)}"/>',
+                 f"  <id>{xml_escape(cfg.base_url)}</id>",
+                 f"  <updated>{updated}T00:00:00Z</updated>"]
+        for e in entries:
+            link = urls.absolute(cfg.base_url, urls.entry_url(e.slug))
+            parts += ["  <entry>",
+                      f"    <title>{xml_escape(e.title)}</title>",
+                      f'    <link href="{xml_escape(link)}"/>',
+                      f"    <id>{xml_escape(link)}</id>",
+                      f"    <updated>{e.updated.isoformat()}T00:00:00Z</updated>",
+                      f"    <category term=\"{xml_escape(e.category)}\"/>",
+                      f"    <summary>{xml_escape(e.summary)}</summary>",
+                      "  </entry>"]
+        parts.append("</feed>")
+        return ("\n".join(parts) + "\n").encode()
+
+
+def _severity_label(severity: str) -> str:
+    return f"Severity: {severity}"
+
+
+def _jsonld(value) -> str:
+    """JSON for a <script type="application/ld+json"> block; `<` is escaped so text cannot end it."""
+    from markupsafe import Markup
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, indent=None)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)

@@ -1,0 +1,121 @@
+"""Scaffolding: new entries from the template, and the generated schema files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+from .config import load_config
+from .loading import SLUG_RE
+from .schema import RECOMMENDED_SECTIONS, entry_json_schema, fields_markdown
+from .urls import slugify
+
+SCHEMA_PATH = "schema/entry.schema.json"
+DOCS_PATH = "docs/entry-format.md"
+
+TEMPLATE = """\
+---
+# yaml-language-server: $schema=../schema/entry.schema.json
+# Every field is documented in docs/entry-format.md. Replace each TODO, then run:
+#   python build.py check {path}
+title: {title}
+# One of: {categories}
+category: TODO
+# low | medium | high | critical
+severity: medium
+# Uncomment for a failure that is usually the effect of an earlier one, or for a warning:
+# role: consequence
+tags: [TODO]
+# Frameworks and libraries as their projects spell them, e.g. PyTorch, NCCL, DeepSpeed
+systems: [TODO]
+# The quick answer: one to three sentences.
+summary: >-
+  TODO
+# The exact error strings users see, each with the versions or framework that print it.
+# Numbers, paths, shapes and quoted names match anything already; mark other variable parts {{}}.
+signatures:
+  - text: "TODO"
+    variant: TODO
+# Phrases people search for that no release prints (optional):
+# aliases: []
+symptoms:
+  - symptom: TODO
+    why: TODO
+causes:
+  - TODO
+fix: >-
+  TODO
+# Slugs of look-alikes, usual causes and consequences (optional):
+# related: []
+references:
+  - title: TODO
+    url: https://TODO
+# Realistic log excerpts; search must diagnose each as this entry.
+examples:
+  - |
+    TODO: paste a log excerpt showing the failure
+updated: {today}
+---
+
+{sections}
+"""
+
+SECTION_HINTS = {
+    "Why it happens": "TODO: the mechanism, concretely.",
+    "What you'll observe": "TODO: what the reader sees, in the order they see it.",
+    "How to confirm": "- [ ] TODO: a check or command that tells this failure from its look-alikes",
+    "The fix": "1. TODO: the most likely fix first, with code where the fix is code.",
+    "Prevention": "TODO: how to keep it from coming back.",
+}
+
+
+def new_entry(project, title: str, slug: str | None = None, today: dt.date | None = None) -> Path:
+    """Write entries/<slug>.md from the template; refuses to overwrite an existing entry."""
+    title = " ".join(title.split())
+    if not title:
+        raise ValueError("the title is empty")
+    slug = slug or slugify(title)
+    if not SLUG_RE.match(slug):
+        raise ValueError(f"`{slug}` is not a valid slug: use lowercase letters, digits and hyphens")
+    path = project.entries_dir / f"{slug}.md"
+    if path.exists():
+        raise FileExistsError(f"{_shown(path, project.root)} already exists; pick another title or --slug")
+    config = load_config(project.config_path)
+    sections = "\n\n".join(f"## {name}\n\n{SECTION_HINTS[name]}" for name in RECOMMENDED_SECTIONS)
+    text = TEMPLATE.format(
+        path=_shown(path, project.root), title=json.dumps(title),
+        categories=", ".join(config.category_keys),
+        today=(today or dt.date.today()).isoformat(), sections=sections)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "x", encoding="utf-8") as fh:
+        fh.write(text)
+    return path
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def schema_text(project) -> str:
+    config = load_config(project.config_path)
+    return json.dumps(entry_json_schema(config.category_keys), indent=2, sort_keys=True) + "\n"
+
+
+def docs_text(current: str) -> str:
+    """docs/entry-format.md with the field table between its markers regenerated."""
+    return re.sub(r"(<!-- fields:start -->\n).*?(<!-- fields:end -->)",
+                  lambda m: m.group(1) + fields_markdown() + m.group(2), current, flags=re.S)
+
+
+def write_schema_files(project) -> list[Path]:
+    schema_path = project.root / SCHEMA_PATH
+    schema_path.parent.mkdir(parents=True, exist_ok=True)
+    schema_path.write_text(schema_text(project), encoding="utf-8")
+    docs_path = project.root / DOCS_PATH
+    docs_path.write_text(docs_text(docs_path.read_text(encoding="utf-8")), encoding="utf-8")
+    return [schema_path, docs_path]

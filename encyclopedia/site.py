@@ -1,0 +1,119 @@
+"""The build pipeline: load, validate, render Markdown, link, index, render pages, in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import matching
+from .config import Config, load_config
+from .linking import check_related, link_entries
+from .loading import Entry, find_entry_files, load_entries
+from .markup import render_body
+from .pages import PageRenderer, SiteData
+from .problems import BuildError, Problem
+from .search_index import build_search_index
+from .taxonomy import build_taxonomies
+
+@dataclass(frozen=True)
+class Project:
+    """Where the inputs live."""
+
+    root: Path
+    entries_dir: Path
+    config_path: Path
+    templates_dir: Path
+    assets_dir: Path
+
+    @classmethod
+    def at(cls, root: Path, entries_dir: Path | None = None) -> "Project":
+        root = root.resolve()
+        return cls(root, (entries_dir or root / "entries"), root / "site.yaml",
+                   root / "templates", root / "assets")
+
+
+@dataclass(frozen=True)
+class Site:
+    files: dict  # output path -> bytes
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The collection after every check that does not render pages."""
+
+    config: Config
+    entries: tuple[Entry, ...]
+    bodies: dict
+    search_index: dict
+    problems: tuple[Problem, ...]
+
+
+def check_project(project: Project, base_url: str | None = None, paths: list[Path] | None = None) -> Checked:
+    """Load, validate, render bodies, check links and run the search self-test.
+
+    With `paths`, only those files are reported on, but the whole collection is loaded so links
+    and the self-test see every entry.
+    """
+    config = load_config(project.config_path, _shown(project.config_path, project.root))
+    if base_url:
+        config = config.with_base_url(base_url)
+    files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
+    for p in paths or []:
+        if p.resolve() not in {f.resolve() for f in files}:
+            files.append(p)
+    entries, problems = load_entries(files, config, project.root)
+    known = {f.stem for f in files}
+    bodies = {}
+    for e in entries:
+        body, found = render_body(e.body, e.body_line, e.source_path, known)
+        bodies[e.slug] = body
+        problems.extend(found)
+    problems.extend(check_related(entries, known))
+    index = build_search_index(entries)
+    problems.extend(self_test(entries, index))
+    if paths is not None:
+        wanted = {_shown(p, project.root) for p in paths}
+        problems = [p for p in problems if p.source_path in wanted]
+    entries = sorted(entries, key=lambda e: e.slug)
+    return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))))
+
+
+def self_test(entries: list[Entry], index: dict) -> list[Problem]:
+    """Every example must diagnose as its own entry at rank 1."""
+    prepared = matching.prepare(index)
+    problems = []
+    for e in entries:
+        for i, example in enumerate(e.examples):
+            results = matching.diagnose_matches(prepared, example)
+            line = e.line_of("examples", i)
+            if not results:
+                problems.append(Problem(e.source_path, line, f"example {i + 1} is not recognised by any "
+                                        "signature: make sure it contains the error line as printed"))
+            elif results[0].slug != e.slug:
+                mine = next((r for r in results if r.slug == e.slug), None)
+                own = f"this entry scores {mine.score}" if mine else "this entry does not match"
+                problems.append(Problem(e.source_path, line,
+                                        f"example {i + 1} diagnoses as `{results[0].slug}` (score "
+                                        f"{results[0].score}, line {results[0].line}) before this entry; {own}"))
+    return problems
+
+
+def build_site(project: Project, base_url: str | None = None) -> Site:
+    """Build every output file in memory; raises BuildError with every problem found."""
+    checked = check_project(project, base_url)
+    if checked.problems:
+        raise BuildError(list(checked.problems))
+    entries = list(checked.entries)
+    links = link_entries(entries, checked.bodies)
+    taxonomies = build_taxonomies(entries, checked.config)
+    data = SiteData(checked.config, checked.entries, checked.bodies, links, taxonomies, checked.search_index)
+    files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all()
+    return Site(files, checked.entries)
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()

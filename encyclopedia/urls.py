@@ -1,0 +1,60 @@
+"""The one place that maps pages to site-relative URLs, output paths and links between them."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import unicodedata
+
+ENTRY_DIR = "entries"
+
+
+def slugify(text: str) -> str:
+    """A lowercase, hyphenated, ASCII slug for a title, tag or system name."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = text.lower().replace("+", "p").replace("#", "sharp")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"
+
+
+def entry_url(slug: str) -> str:
+    return f"{ENTRY_DIR}/{slug}/"
+
+
+def tag_url(tag: str) -> str:
+    return f"tags/{tag}/"
+
+
+def category_url(category: str) -> str:
+    return f"categories/{category}/"
+
+
+def system_url(system: str) -> str:
+    return f"systems/{slugify(system)}/"
+
+
+def output_path(url: str) -> str:
+    """Where a site-relative URL is written under the output folder."""
+    if url == "" or url.endswith("/"):
+        return url + "index.html"
+    return url
+
+
+def relative(from_url: str, to_url: str) -> str:
+    """A link from the page at from_url to to_url that works under any base path or host."""
+    from_dir = from_url if from_url.endswith("/") or from_url == "" else posixpath.dirname(from_url) + "/"
+    depth = from_dir.count("/")
+    prefix = "../" * depth
+    rel = prefix + to_url
+    return rel if rel else "./"
+
+
+def absolute(base_url: str, url: str) -> str:
+    """The full address of a site-relative URL, for canonical links, feeds and sitemaps."""
+    return base_url.rstrip("/") + "/" + url
+
+
+def base_path(base_url: str) -> str:
+    """The path part of the base URL ("/" or "/encyclopedia/"), for pages served at any depth."""
+    rest = base_url.split("://", 1)[-1]
+    path = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
+    return path if path.endswith("/") else path + "/"
