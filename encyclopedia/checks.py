@@ -105,6 +105,8 @@ def check_signatures(e: Entry, entries, prepared: matching.Prepared) -> list[Pro
     for o in others:
         for j, s in enumerate(o.signatures):
             keys.setdefault(_signature_key(s.text), (o, j))
+    # Consequence and warning lines legitimately appear inside other failures' logs.
+    compare_examples = e.role == "cause"
     sig_index = [s for s in prepared.signatures if prepared.entries[s.entry]["slug"] == e.slug
                  and s.kind == "signature"]
     for i, s in enumerate(e.signatures):
@@ -116,7 +118,7 @@ def check_signatures(e: Entry, entries, prepared: matching.Prepared) -> list[Pro
                                                     f"`{o.slug}` ({o.source_path}:{o.line_of('signatures', j)})"))
             continue
         prep_sig = next((p for p in sig_index if p.text == s.text), None)
-        if prep_sig is None:
+        if prep_sig is None or not compare_examples:
             continue
         own = max((_score(prepared, prep_sig, ex) for ex in e.examples), default=0.0)
         if own == 0.0:

@@ -32,7 +32,8 @@ def make_parser() -> argparse.ArgumentParser:
     _build_args(b)
 
     s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload on changes")
-    _build_args(s, serve=True)
+    s.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
+    s.add_argument("--base-url", default=None, help="public address to render (default: the local one)")
     s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
 
     c = sub.add_parser("check", help="validate entries without writing a site")
@@ -57,7 +58,7 @@ def make_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _build_args(p, serve: bool = False):
+def _build_args(p):
     p.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: site/)")
     p.add_argument("--base-url", default=None,
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None, root: Path | None = None) -> int:
             return cmd_build(root, args)
         if command == "serve":
             from .server import serve
-            return serve(root, args.entries, args.out, args.port, args.base_url)
+            return serve(root, args.entries, args.port, args.base_url)
         if command == "check":
             return cmd_check(root, args)
         if command == "diagnose":

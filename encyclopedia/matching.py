@@ -22,23 +22,23 @@ ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\
 # Line prefixes removed before tokenising, tried in turn until none applies. Groups named "rank"
 # give the rank the line belongs to.
 PREFIX_RES = (
-    re.compile(r"\s*\[(?:rank|RANK|Rank)\s?(?P<rank>\d+)\]:?\s?"),
-    re.compile(r"\s*\[default(?P<rank>\d+)\]:?\s?"),
-    re.compile(r"\s*(?P<rank>\d{1,5}): "),
-    re.compile(r"\s*[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [A-Za-z0-9_.\-]+:\d+\] ?"),
-    re.compile(r"\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?,?\s?"),
-    re.compile(r"\s*\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s"),
-    re.compile(r"\s*[A-Za-z0-9_.\-]+:\d+:\d+ \[\d+\] "),  # NCCL debug: host:pid:tid [dev]
+    re.compile(r"\s*\[(?:rank|RANK|Rank)\s?(?P<rank>[0-9]+)\]:?\s?"),
+    re.compile(r"\s*\[default(?P<rank>[0-9]+)\]:?\s?"),
+    re.compile(r"\s*(?P<rank>[0-9]{1,5}): "),
+    re.compile(r"\s*\[?[IWEF][0-9]{4} [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+ +[0-9]+ [A-Za-z0-9_.\-]+:[0-9]+\] ?"),
+    re.compile(r"\s*\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?,?\s?"),
+    re.compile(r"\s*\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s"),
+    re.compile(r"\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] "),  # NCCL debug: host:pid:tid [dev]
     re.compile(r"\s*>+ ?"),  # Markdown quote
 )
 
 TOKEN_RE = re.compile(
     r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])"
     r"|(?P<url>[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]*)"
-    r"|(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\n]{0,200}'|\"[^\"\n]{0,200}\")(?![A-Za-z0-9_]))"
+    r"|(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\s]{0,200}'|\"[^\"\s]{0,200}\")(?![A-Za-z0-9_]))"
     r"|(?P<path>(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*)"
     r"|(?P<hex>0[xX][0-9a-fA-F]+)"
-    r"|(?P<num>\d+(?:[.,:x]\d+)*(?:[eE][+-]?\d+)?)"
+    r"|(?P<num>[0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)"
     r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)"
 )
 
@@ -50,7 +50,7 @@ KEEP_DIGIT_WORDS = frozenset(
     "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
     "float64 bfloat16 e4m3 e5m2".split()
 )
-VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?\d+[a-z]?")
+VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]+[a-z]?")
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def tokenize_line(line: str) -> list[str]:
                 after_number = False
                 continue
             after_number = False
-            if any(c.isdigit() for c in word) and word not in KEEP_DIGIT_WORDS \
+            if any("0" <= c <= "9" for c in word) and word not in KEEP_DIGIT_WORDS \
                     and VERSIONISH_RE.fullmatch(word):
                 continue
             tokens.append(word)
@@ -164,6 +164,11 @@ MIN_COVERAGE = 0.6     # share of a signature's weight that must be found
 MIN_INFO = 1.2         # weight that must be found, so short common phrases never match alone
 FULL_INFO = 2.4        # matched weight at which confidence stops growing
 SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
+
+
+def round3(x: float) -> float:
+    """Round half up to three decimals, exactly as diagnose.js does."""
+    return math.floor(x * 1000 + 0.5) / 1000
 
 
 @dataclass(frozen=True)
@@ -325,7 +330,7 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         found, first, last = min((o for o in occurrences if o[0] >= top * SAME_FAILURE),
                                  key=lambda o: o[1])
         coverage = top / sig.total
-        score = round(coverage * min(1.0, top / FULL_INFO), 3)
+        score = round3(coverage * min(1.0, top / FULL_INFO))
         current = best.get(sig.entry)
         if current is None or (score, -first) > (current[0], -current[1]):
             best[sig.entry] = (score, first, last, sig)
@@ -354,7 +359,8 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
                      e.get("role", "cause"), score, l1 + 1, l2 + 1, lines[l1].rank, sig.text,
                      sig.variant, sig.kind, snippet[:2000], root_cause, alt_of)
 
-    out = [build(ei, m, i == 0 and root[0] == ei, None) for i, (ei, m) in enumerate(result_order)]
+    out = [build(ei, m, i == 0 and prep.entries[ei].get("role", "cause") == "cause", None)
+           for i, (ei, m) in enumerate(result_order)]
     out += [build(ei, m, False, prep.entries[owner]["slug"]) for ei, m, owner in alternatives]
     return out
 
@@ -456,7 +462,7 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
     for ei, (hits, total) in totals.items():
         if len(words) > 1 and any(phrase in p for p in qi.phrases[ei]):
             total *= 1.5
-        ranked.append((-hits, -round(total, 6), qi.entries[ei]["slug"], ei, total))
+        ranked.append((-hits, -math.floor(total * 1e6 + 0.5) / 1e6, qi.entries[ei]["slug"], ei, total))
     ranked.sort()
     if ranked and -ranked[0][0] == len(required):
         ranked = [r for r in ranked if -r[0] == len(required)]
@@ -465,5 +471,5 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
         e = qi.entries[ei]
         out.append({"slug": e["slug"], "title": e["title"], "url": e["url"],
                     "category": e["category"], "severity": e["severity"],
-                    "summary": e.get("summary", ""), "score": round(total, 3)})
+                    "summary": e.get("summary", ""), "score": round3(total)})
     return out

@@ -1,0 +1,396 @@
+// Error-text search for the ML Failure Encyclopedia, dependency-free, for browsers and Node.
+//
+// diagnose(index, text) names the failures a pasted log shows; query(index, text) searches
+// titles, tags, summaries and signatures as you type. `index` is search/index.json, parsed.
+// This is the same algorithm as encyclopedia/matching.py; both pass
+// tests/conformance/cases.json. Every regular expression here is linear.
+
+export const WILD = "*";
+
+const ANSI_RE = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]/g;
+
+const PREFIX_RES = [
+  [/^\s*\[(?:rank|RANK|Rank)\s?([0-9]+)\]:?\s?/, true],
+  [/^\s*\[default([0-9]+)\]:?\s?/, true],
+  [/^\s*([0-9]{1,5}): /, true],
+  [/^\s*\[?[IWEF][0-9]{4} [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+ +[0-9]+ [A-Za-z0-9_.\-]+:[0-9]+\] ?/, false],
+  [/^\s*\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?,?\s?/, false],
+  [/^\s*\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s/, false],
+  [/^\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] /, false],
+  [/^\s*>+ ?/, false],
+];
+
+const TOKEN_RE = new RegExp(
+  "(\\{[A-Za-z0-9_.]*\\}|%[sdifr])" +
+  "|([A-Za-z][A-Za-z0-9+.\\-]*://[^\\s'\"<>]*)" +
+  "|((?<![A-Za-z0-9_])(?:'[^'\\s]{0,200}'|\"[^\"\\s]{0,200}\")(?![A-Za-z0-9_]))" +
+  "|((?<![A-Za-z0-9_])(?:[A-Za-z]:\\\\|~?/|\\.\\.?/)[^\\s'\"(),;:\\]\\[]*)" +
+  "|(0[xX][0-9a-fA-F]+)" +
+  "|([0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)" +
+  "|([A-Za-z_][A-Za-z0-9_]*)",
+  "g",
+);
+
+const UNITS = new Set(
+  ("b bytes byte kb kib mb mib gb gib tb tib pb pib eb k m g ms s sec secs seconds second us ns " +
+   "min mins minutes h hrs hours it its x").split(" "),
+);
+const KEEP_DIGIT_WORDS = new Set(
+  ("fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 " +
+   "float64 bfloat16 e4m3 e5m2").split(" "),
+);
+const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]+[a-z]?$/;
+
+/** Lines without ANSI codes or log prefixes, each {text, rank}. */
+export function splitLines(text) {
+  const out = [];
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    let line = raw.indexOf("\x1b") >= 0 ? raw.replace(ANSI_RE, "") : raw;
+    let rank = null;
+    for (let round = 0; round < 6; round++) {
+      let applied = false;
+      for (const [rx, hasRank] of PREFIX_RES) {
+        const m = rx.exec(line);
+        if (m && m[0].length > 0) {
+          if (hasRank && rank === null) rank = parseInt(m[1], 10);
+          line = line.slice(m[0].length);
+          applied = true;
+          break;
+        }
+      }
+      if (!applied) break;
+    }
+    out.push({ text: line, rank });
+  }
+  return out;
+}
+
+/** The comparable words of one line: lowercase, variable parts dropped, wildcards kept. */
+export function tokenizeLine(line) {
+  const tokens = [];
+  let afterNumber = false;
+  TOKEN_RE.lastIndex = 0;
+  let m;
+  while ((m = TOKEN_RE.exec(line)) !== null) {
+    if (m[1] !== undefined) {
+      if (tokens.length === 0 || tokens[tokens.length - 1] !== WILD) tokens.push(WILD);
+      afterNumber = false;
+    } else if (m[7] !== undefined) {
+      const word = m[7].toLowerCase();
+      if (afterNumber && UNITS.has(word)) { afterNumber = false; continue; }
+      afterNumber = false;
+      if (/[0-9]/.test(word) && !KEEP_DIGIT_WORDS.has(word) && VERSIONISH_RE.test(word)) continue;
+      tokens.push(word);
+    } else {
+      afterNumber = m[5] !== undefined || m[6] !== undefined;
+    }
+  }
+  return tokens;
+}
+
+/** All comparable words of a text, across lines. */
+export function tokenize(text) {
+  const out = [];
+  for (const line of splitLines(text)) for (const t of tokenizeLine(line.text)) out.push(t);
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------
+// Diagnosis
+
+const MAX_GAP = 8;
+const WILD_GAP = 40;
+const MISS_GAP = 3;
+const MAX_OCCURRENCES = 200;
+const MIN_COVERAGE = 0.6;
+const MIN_INFO = 1.2;
+const FULL_INFO = 2.4;
+const SAME_FAILURE = 0.85;
+
+const prepared = new WeakMap();
+
+/** The index made ready for matching; cached per index object. */
+export function prepare(index) {
+  const cached = prepared.get(index);
+  if (cached) return cached;
+  const weights = index.weights;
+  const sigs = [];
+  index.entries.forEach((e, ei) => {
+    const items = e.signatures.map((s) => [s[0], s.length > 1 ? s[1] : "", "signature"]);
+    for (const a of e.aliases || []) items.push([a, "", "alias"]);
+    for (const [text, variant, kind] of items) {
+      const toks = tokenize(text);
+      while (toks.length && toks[0] === WILD) toks.shift();
+      while (toks.length && toks[toks.length - 1] === WILD) toks.pop();
+      if (!toks.length) continue;
+      const ws = toks.map((t) => (t === WILD ? 0 : (Object.hasOwn(weights, t) ? weights[t] : 1.0)));
+      let total = 0;
+      for (const w of ws) total += w;
+      const order = toks.map((t, i) => i).filter((i) => toks[i] !== WILD)
+        .sort((a, b) => (ws[b] - ws[a]) || (a - b));
+      sigs.push({ entry: ei, text, variant, kind, tokens: toks, weights: ws, total, anchors: order.slice(0, 2) });
+    }
+  });
+  const byToken = new Map();
+  const vocabulary = new Set();
+  sigs.forEach((s, si) => {
+    for (const t of s.tokens) if (t !== WILD) vocabulary.add(t);
+    for (const a of s.anchors) {
+      const t = s.tokens[a];
+      if (!byToken.has(t)) byToken.set(t, []);
+      byToken.get(t).push(si);
+    }
+  });
+  const result = { entries: index.entries, signatures: sigs, byToken, vocabulary };
+  prepared.set(index, result);
+  return result;
+}
+
+function bisectRight(arr, x) {
+  let lo = 0, hi = arr.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (x < arr[mid]) hi = mid; else lo = mid + 1; }
+  return lo;
+}
+
+function bisectLeft(arr, x) {
+  let lo = 0, hi = arr.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (arr[mid] < x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+function align(sig, anchor, pos, positions) {
+  let found = sig.weights[anchor];
+  let first = pos, last = pos;
+  let cur = pos, slack = 0;
+  for (let i = anchor + 1; i < sig.tokens.length; i++) {
+    const t = sig.tokens[i];
+    if (t === WILD) { slack += WILD_GAP; continue; }
+    const plist = positions.get(t);
+    if (plist) {
+      const j = bisectRight(plist, cur);
+      if (j < plist.length && plist[j] <= cur + MAX_GAP + slack) {
+        cur = plist[j]; found += sig.weights[i]; last = cur; slack = 0; continue;
+      }
+    }
+    slack += MISS_GAP;
+  }
+  cur = pos; slack = 0;
+  for (let i = anchor - 1; i >= 0; i--) {
+    const t = sig.tokens[i];
+    if (t === WILD) { slack += WILD_GAP; continue; }
+    const plist = positions.get(t);
+    if (plist) {
+      const j = bisectLeft(plist, cur) - 1;
+      if (j >= 0 && plist[j] >= cur - MAX_GAP - slack) {
+        cur = plist[j]; found += sig.weights[i]; first = cur; slack = 0; continue;
+      }
+    }
+    slack += MISS_GAP;
+  }
+  return [found, first, last];
+}
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * The failures a log shows: the root cause first, then the others in order of first
+ * occurrence, then weaker alternative explanations of the same lines. Each result is
+ * {slug, title, url, score, line, end_line, rank, category, severity, role, signature,
+ *  variant, matched_by, text, root_cause, alternative_to}.
+ */
+export function diagnose(index, text) {
+  const prep = prepare(index);
+  const lines = splitLines(text);
+  let streamLine = new Int32Array(1024);
+  let n = 0;
+  const positions = new Map();
+  const vocab = prep.vocabulary;
+  for (let li = 0; li < lines.length; li++) {
+    for (const tok of tokenizeLine(lines[li].text)) {
+      if (tok === WILD) continue;
+      if (vocab.has(tok)) {
+        let plist = positions.get(tok);
+        if (!plist) { plist = []; positions.set(tok, plist); }
+        plist.push(n);
+      }
+      if (n === streamLine.length) {
+        const grown = new Int32Array(streamLine.length * 2);
+        grown.set(streamLine);
+        streamLine = grown;
+      }
+      streamLine[n++] = li;
+    }
+  }
+
+  const best = new Map(); // entry -> [score, first, last, sig]
+  const candidateSet = new Set();
+  for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
+  const candidates = [...candidateSet].sort((a, b) => a - b);
+  for (const si of candidates) {
+    const sig = prep.signatures[si];
+    const occurrences = [];
+    for (const anchor of sig.anchors) {
+      const plist = positions.get(sig.tokens[anchor]);
+      if (!plist) continue;
+      const limit = Math.min(plist.length, MAX_OCCURRENCES);
+      for (let k = 0; k < limit; k++) {
+        const o = align(sig, anchor, plist[k], positions);
+        if (o[0] / sig.total >= MIN_COVERAGE && o[0] >= MIN_INFO) occurrences.push(o);
+      }
+    }
+    if (!occurrences.length) continue;
+    let top = 0;
+    for (const o of occurrences) if (o[0] > top) top = o[0];
+    let pick = null;
+    for (const o of occurrences) {
+      if (o[0] >= top * SAME_FAILURE && (pick === null || o[1] < pick[1])) pick = o;
+    }
+    const coverage = top / sig.total;
+    const score = round3(coverage * Math.min(1.0, top / FULL_INFO));
+    const current = best.get(sig.entry);
+    if (current === undefined || score > current[0] || (score === current[0] && pick[1] < current[1])) {
+      best.set(sig.entry, [score, pick[1], pick[2], sig]);
+    }
+  }
+
+  const ordered = [...best.entries()].sort((a, b) =>
+    (b[1][0] - a[1][0]) || (a[1][1] - b[1][1]) || cmp(prep.entries[a[0]].slug, prep.entries[b[0]].slug));
+  const primaries = [];
+  const alternatives = [];
+  for (const [ei, m] of ordered) {
+    const owner = primaries.find(([, pm]) => m[1] <= pm[2] && pm[1] <= m[2]);
+    if (owner === undefined) primaries.push([ei, m]);
+    else alternatives.push([ei, m, owner[0]]);
+  }
+  primaries.sort((a, b) => (a[1][1] - b[1][1]) || (b[1][0] - a[1][0]));
+  let root = primaries.find(([ei]) => (prep.entries[ei].role || "cause") === "cause");
+  if (root === undefined && primaries.length) root = primaries[0];
+  const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
+
+  const build = (ei, m, rootCause, altOf) => {
+    const e = prep.entries[ei];
+    const [score, first, last, sig] = m;
+    const l1 = streamLine[first], l2 = streamLine[last];
+    const snippet = [];
+    for (let i = l1; i <= Math.min(l2, l1 + 5); i++) snippet.push(lines[i].text);
+    return {
+      slug: e.slug, title: e.title, url: e.url, score, line: l1 + 1, end_line: l2 + 1,
+      rank: lines[l1].rank, category: e.category, severity: e.severity, role: e.role || "cause",
+      signature: sig.text, variant: sig.variant, matched_by: sig.kind,
+      text: snippet.join("\n").slice(0, 2000), root_cause: rootCause, alternative_to: altOf,
+    };
+  };
+  const out = resultOrder.map(([ei, m], i) =>
+    build(ei, m, i === 0 && (prep.entries[ei].role || "cause") === "cause", null));
+  for (const [ei, m, owner] of alternatives) out.push(build(ei, m, false, prep.entries[owner].slug));
+  return out;
+}
+
+function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+
+// ------------------------------------------------------------------------------------------
+// Free-text query
+
+const FIELD_WEIGHTS = { title: 3.0, alias: 2.5, tag: 2.5, slug: 2.0, signature: 2.0, system: 1.5, category: 1.0, summary: 1.0 };
+const QUERY_STOPWORDS = new Set("a an and the of in on to for is with my when how why what error".split(" "));
+
+function words(text) {
+  const out = [];
+  for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) out.push(m[0].toLowerCase());
+  return out;
+}
+
+/** Whether the Levenshtein distance between a and b is at most limit. */
+export function editDistanceWithin(a, b, limit) {
+  if (Math.abs(a.length - b.length) > limit) return false;
+  let prev = new Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const cur = new Array(b.length + 1);
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (cur[j] < rowMin) rowMin = cur[j];
+    }
+    if (rowMin > limit) return false;
+    prev = cur;
+  }
+  return prev[b.length] <= limit;
+}
+
+const queryPrepared = new WeakMap();
+
+function prepareQuery(index) {
+  const cached = queryPrepared.get(index);
+  if (cached) return cached;
+  const terms = new Map();
+  const phrases = [];
+  index.entries.forEach((e, ei) => {
+    const fields = [["title", e.title], ["slug", e.slug.replaceAll("-", " ")],
+      ["category", e.category], ["summary", e.summary || ""]];
+    for (const t of e.tags) fields.push(["tag", t.replaceAll("-", " ") + " " + t.replaceAll("-", "")]);
+    for (const s of e.systems || []) fields.push(["system", s]);
+    for (const s of e.signatures) fields.push(["signature", s[0]]);
+    for (const a of e.aliases || []) fields.push(["alias", a]);
+    for (const [field, text] of fields) {
+      const w = FIELD_WEIGHTS[field];
+      for (const word of words(text)) {
+        let slot = terms.get(word);
+        if (!slot) { slot = new Map(); terms.set(word, slot); }
+        if ((slot.get(ei) || 0) < w) slot.set(ei, w);
+      }
+    }
+    const texts = [e.title, ...e.signatures.map((s) => s[0]), ...(e.aliases || [])];
+    phrases.push(texts.map((t) => words(t).join(" ")));
+  });
+  const n = Math.max(1, index.entries.length);
+  const termList = [...terms.entries()].map(([term, postings]) => ({ term, postings, idf: Math.log(1 + n / postings.size) }));
+  const result = { termList, exact: new Map(termList.map((t) => [t.term, t])), phrases, entries: index.entries };
+  queryPrepared.set(index, result);
+  return result;
+}
+
+/** Entries matching a short free-text query, best first; tolerant of prefixes and typos. */
+export function query(index, text, limit = 20) {
+  const qi = prepareQuery(index);
+  const ws = words(text);
+  if (!ws.length) return [];
+  let required = ws.filter((w) => !QUERY_STOPWORDS.has(w));
+  if (!required.length) required = ws;
+  const totals = new Map();
+  for (const w of required) {
+    const scores = new Map();
+    const edits = w.length >= 8 ? 2 : w.length >= 4 ? 1 : 0;
+    for (const { term, postings, idf } of qi.termList) {
+      let quality;
+      if (term === w) quality = 1.0;
+      else if (w.length >= 2 && term.startsWith(w)) quality = 0.7;
+      else if (edits && editDistanceWithin(w, term, edits)) quality = 0.5;
+      else continue;
+      const gain = quality * idf;
+      for (const [ei, fw] of postings) {
+        const s = gain * fw;
+        if (s > (scores.get(ei) || 0)) scores.set(ei, s);
+      }
+    }
+    for (const [ei, s] of scores) {
+      const [hits, total] = totals.get(ei) || [0, 0];
+      totals.set(ei, [hits + 1, total + s]);
+    }
+  }
+  const phrase = ws.join(" ");
+  let ranked = [];
+  for (let [ei, [hits, total]] of totals) {
+    if (ws.length > 1 && qi.phrases[ei].some((p) => p.includes(phrase))) total *= 1.5;
+    ranked.push({ hits, key: Math.round(total * 1e6) / 1e6, slug: qi.entries[ei].slug, ei, total });
+  }
+  ranked.sort((a, b) => (b.hits - a.hits) || (b.key - a.key) || cmp(a.slug, b.slug));
+  if (ranked.length && ranked[0].hits === required.length) ranked = ranked.filter((r) => r.hits === required.length);
+  return ranked.slice(0, limit).map(({ ei, total }) => {
+    const e = qi.entries[ei];
+    return { slug: e.slug, title: e.title, url: e.url, category: e.category, severity: e.severity,
+      summary: e.summary || "", score: round3(total) };
+  });
+}

@@ -1,0 +1,155 @@
+// The search page: results as you type, and log triage in a worker. Everything stays in the
+// browser. Results are built from DOM text nodes; no user text is ever parsed as HTML.
+import { query } from "./diagnose.js";
+
+const app = document.getElementById("search-app");
+const root = app.dataset.root;
+const indexUrl = new URL(app.dataset.index, document.baseURI).href;
+const qBox = document.getElementById("q");
+const qStatus = document.getElementById("query-status");
+const qResults = document.getElementById("query-results");
+const logBox = document.getElementById("log");
+const logFile = document.getElementById("log-file");
+const logStatus = document.getElementById("log-status");
+const logResults = document.getElementById("log-results");
+const runButton = document.getElementById("diagnose");
+
+// Pastes larger than this are kept out of the textarea (rendering them is what freezes a tab).
+const LARGE_PASTE = 1_000_000;
+
+let indexPromise = null;
+function loadIndex() {
+  if (!indexPromise) {
+    indexPromise = fetch(indexUrl).then((r) => {
+      if (!r.ok) throw new Error(`could not load the search index (${r.status})`);
+      return r.json();
+    });
+  }
+  return indexPromise;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function entryLink(result) {
+  return el("a", { href: root + result.url }, result.title);
+}
+
+function badges(result) {
+  return el("span", { class: "meta" },
+    el("span", { class: "badge category" }, result.category),
+    el("span", { class: `badge severity sev-${result.severity}` }, `Severity: ${result.severity}`));
+}
+
+// ---- query as you type ---------------------------------------------------------------------
+async function runQuery() {
+  const text = qBox.value.trim();
+  const params = new URLSearchParams(location.search);
+  if (text) params.set("q", text); else params.delete("q");
+  const qs = params.toString();
+  history.replaceState(null, "", qs ? `?${qs}` : location.pathname);
+  qResults.replaceChildren();
+  if (!text) { qStatus.textContent = ""; return; }
+  if (text.includes("\n") || text.length > 300) {
+    // A pasted log in the query box: triage it instead.
+    logBox.value = text;
+    qStatus.textContent = "That looks like a log: see the triage below.";
+    runDiagnose({ text });
+    return;
+  }
+  let index;
+  try { index = await loadIndex(); } catch (error) { qStatus.textContent = String(error.message); return; }
+  const results = query(index, text, 20);
+  qStatus.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No entry matches. Try fewer words, or paste the whole error into the log triage below.";
+  for (const r of results) {
+    qResults.append(el("li", {}, entryLink(r), " ", badges(r), el("p", {}, r.summary)));
+  }
+}
+
+let timer = null;
+qBox.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(runQuery, 60); });
+document.getElementById("query-form").addEventListener("submit", (event) => { event.preventDefault(); runQuery(); });
+
+// ---- log triage ------------------------------------------------------------------------------
+let worker = null;
+let jobId = 0;
+let largePaste = null;
+
+function getWorker() {
+  if (!worker) {
+    worker = new Worker(new URL(app.dataset.worker, document.baseURI), { type: "module" });
+    worker.addEventListener("message", (event) => showTriage(event.data));
+  }
+  return worker;
+}
+
+function runDiagnose(input) {
+  jobId += 1;
+  logResults.replaceChildren();
+  logStatus.textContent = "Matching in your browser…";
+  getWorker().postMessage({ id: jobId, indexUrl, ...input });
+}
+
+function showTriage(data) {
+  if (data.id !== jobId) return;
+  if (data.error) { logStatus.textContent = `Search failed: ${data.error}`; return; }
+  const { results, lines, ms } = data;
+  const size = `${lines.toLocaleString()} line${lines === 1 ? "" : "s"}`;
+  if (!results.length) {
+    logStatus.textContent = `No known failure found in ${size}. Search by the error line above, or browse the categories.`;
+    return;
+  }
+  const failures = results.filter((r) => !r.alternative_to).length;
+  logStatus.textContent = `${failures} failure${failures === 1 ? "" : "s"} found in ${size} (${Math.round(ms)} ms).`;
+  for (const r of results) {
+    let label = "Also in this log";
+    if (r.root_cause) label = "Root cause";
+    else if (r.alternative_to) label = "Also possible for the same lines";
+    else if (r.role === "consequence") label = "Consequence";
+    else if (r.role === "warning") label = "Warning";
+    const where = `line ${r.line}` + (r.rank !== null && r.rank !== undefined ? `, rank ${r.rank}` : "");
+    logResults.append(el("li", {},
+      el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),
+      el("div", { class: "why" }, `${where} · confidence ${r.score.toFixed(2)} · matched “${r.signature}”` + (r.variant ? ` (${r.variant})` : "")),
+      el("pre", { class: "log" }, el("code", {}, r.text))));
+  }
+}
+
+runButton.addEventListener("click", () => {
+  if (largePaste !== null) runDiagnose({ text: largePaste });
+  else runDiagnose({ text: logBox.value });
+});
+
+logBox.addEventListener("paste", (event) => {
+  const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
+  if (text.length > LARGE_PASTE) {
+    event.preventDefault();
+    largePaste = text;
+    logBox.value = "";
+    logBox.placeholder = `${(text.length / 1e6).toFixed(1)} MB pasted: kept out of this box to keep the page responsive.`;
+    runDiagnose({ text });
+  } else {
+    largePaste = null;
+    setTimeout(() => runDiagnose({ text: logBox.value }), 0);
+  }
+});
+logBox.addEventListener("input", () => { largePaste = null; });
+
+logFile.addEventListener("change", () => {
+  const file = logFile.files && logFile.files[0];
+  if (file) { largePaste = null; runDiagnose({ file }); }
+});
+
+// ---- shareable ?q= -----------------------------------------------------------------------------
+const initial = new URLSearchParams(location.search).get("q");
+if (initial) {
+  qBox.value = initial;
+  runQuery();
+}

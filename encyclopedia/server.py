@@ -1,0 +1,200 @@
+"""The development server: builds into memory, serves on 127.0.0.1, rebuilds on change and
+reloads the open tab; a failed rebuild keeps the last good site and shows its problems."""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import sys
+import threading
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .problems import BuildError
+from .site import Project, build_site
+
+POLL_SECONDS = 0.4
+RELOAD_SCRIPT = b"""// Development only: reload when the site is rebuilt, show problems when a rebuild fails.
+const source = new EventSource("/__dev/events");
+let seen = null;
+source.addEventListener("message", (event) => {
+  const state = JSON.parse(event.data);
+  if (seen === null) { seen = state.generation; show(state.errors); return; }
+  if (state.generation === seen) return;
+  seen = state.generation;
+  if (state.errors.length) show(state.errors); else location.reload();
+});
+function show(errors) {
+  let box = document.getElementById("dev-errors");
+  if (!errors.length) { if (box) box.remove(); return; }
+  if (!box) { box = document.createElement("pre"); box.id = "dev-errors"; box.className = "dev-errors"; document.body.append(box); }
+  box.textContent = "Rebuild failed; showing the last good build.\\n\\n" + errors.join("\\n");
+}
+"""
+
+
+class DevSite:
+    """The last good build, the current problems, and a generation counter the browser watches."""
+
+    def __init__(self, project: Project, base_url: str):
+        self.project = project
+        self.base_url = base_url
+        self.files: dict[str, bytes] = {}
+        self.errors: list[str] = []
+        self.generation = 0
+        self.changed = threading.Condition()
+
+    def rebuild(self) -> bool:
+        start = time.perf_counter()
+        try:
+            site = build_site(self.project, self.base_url)
+        except BuildError as exc:
+            errors = [p.format() for p in exc.problems]
+            ok = False
+        except Exception as exc:  # a template error must not stop the server
+            errors = [f"{type(exc).__name__}: {exc}"]
+            ok = False
+        else:
+            errors = []
+            ok = True
+        with self.changed:
+            if ok:
+                self.files = dict(site.files)
+            self.errors = errors
+            self.generation += 1
+            self.changed.notify_all()
+        took = time.perf_counter() - start
+        if ok:
+            print(f"Rebuilt {len(site.entries)} entries in {took:.2f}s.", file=sys.stderr)
+        else:
+            print("\n".join(errors), file=sys.stderr)
+            print(f"Rebuild failed with {len(errors)} problem(s); still serving the last good build.", file=sys.stderr)
+        return ok
+
+    def state(self) -> bytes:
+        return json.dumps({"generation": self.generation, "errors": self.errors}).encode()
+
+
+def _snapshot(project: Project) -> dict:
+    paths = [project.config_path]
+    for folder in (project.entries_dir, project.templates_dir, project.assets_dir):
+        if folder.is_dir():
+            paths.extend(p for p in folder.rglob("*") if p.is_file())
+    out = {}
+    for p in paths:
+        try:
+            st = p.stat()
+            out[str(p)] = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            pass
+    return out
+
+
+def _watch(dev: DevSite, stop: threading.Event) -> None:
+    last = _snapshot(dev.project)
+    while not stop.wait(POLL_SECONDS):
+        now = _snapshot(dev.project)
+        if now != last:
+            last = now
+            dev.rebuild()
+
+
+def make_handler(dev: DevSite):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, fmt, *args):  # keep the terminal for build output
+            pass
+
+        def do_GET(self):
+            path = unquote(urlsplit(self.path).path).lstrip("/")
+            if path == "__dev/reload.js":
+                return self._send(HTTPStatus.OK, RELOAD_SCRIPT, "text/javascript")
+            if path == "__dev/events":
+                return self._events()
+            files = dev.files
+            if path == "" or path.endswith("/"):
+                path += "index.html"
+            if path not in files and path + "/index.html" in files:
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", "/" + path + "/")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            status = HTTPStatus.OK
+            if path not in files:
+                status, path = HTTPStatus.NOT_FOUND, "404.html"
+            body = files.get(path, b"Not found (the first build failed: see the terminal).")
+            ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
+            if path.endswith(".js"):
+                ctype = "text/javascript"
+            if ctype == "text/html" and path in files:
+                body = body.replace(b"</body>", b'<script type="module" src="/__dev/reload.js"></script>\n</body>', 1)
+            self._send(status, body, ctype)
+
+        def _send(self, status, body: bytes, ctype: str):
+            self.send_response(status)
+            self.send_header("Content-Type", ctype + ("; charset=utf-8" if ctype.startswith("text/") or ctype.endswith("json") else ""))
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _events(self):
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            seen = -1
+            try:
+                while True:
+                    with dev.changed:
+                        if dev.generation == seen:
+                            dev.changed.wait(timeout=15)
+                        generation, payload = dev.generation, dev.state()
+                    if generation != seen:
+                        seen = generation
+                        self.wfile.write(b"data: " + payload + b"\n\n")
+                    else:
+                        self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return
+
+    return Handler
+
+
+def serve(root: Path, entries: Path | None, port: int, base_url: str | None = None,
+          ready: threading.Event | None = None, stop: threading.Event | None = None) -> int:
+    """Serve until interrupted (or until `stop` is set). Returns the exit code."""
+    project = Project.at(root, entries.resolve() if entries else None)
+    dev = DevSite(project, base_url or f"http://127.0.0.1:{port}/")
+    dev.rebuild()
+    try:
+        httpd = ThreadingHTTPServer(("127.0.0.1", port), make_handler(dev))
+    except OSError as exc:
+        print(f"error: cannot listen on 127.0.0.1:{port}: {exc.strerror}; try --port", file=sys.stderr)
+        return 2
+    httpd.daemon_threads = True
+    stop = stop or threading.Event()
+    watcher = threading.Thread(target=_watch, args=(dev, stop), daemon=True)
+    watcher.start()
+    print(f"Serving on http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl+C to stop); "
+          "rebuilding when entries, templates or assets change.", file=sys.stderr)
+    server_thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    server_thread.start()
+    if ready:
+        ready.set()
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+    finally:
+        stop.set()
+        httpd.shutdown()
+        httpd.server_close()
+    return 0

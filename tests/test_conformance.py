@@ -1,0 +1,45 @@
+"""The shared conformance cases, run against the Python implementation (tests/js runs them in Node)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from encyclopedia import matching
+
+HERE = Path(__file__).resolve().parent / "conformance"
+CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
+INDEX = json.loads((HERE / "index.json").read_text(encoding="utf-8"))
+
+
+def test_committed_index_matches_the_fixture_entries():
+    from conformance.generate import build_index
+    assert (HERE / "index.json").read_bytes() == build_index(), \
+        "run: python tests/conformance/generate.py"
+
+
+@pytest.mark.parametrize("case", CASES["tokenize"], ids=lambda c: c["name"])
+def test_tokenize(case):
+    assert matching.tokenize(case["input"]) == case["tokens"]
+    assert [line.rank for line in matching.split_lines(case["input"])] == case["ranks"]
+
+
+@pytest.mark.parametrize("case", CASES["diagnose"], ids=lambda c: c["name"])
+def test_diagnose(case):
+    results = matching.diagnose(INDEX, case["log"])
+    if case.get("exact"):
+        assert [r["slug"] for r in results] == [e["slug"] for e in case["expect"]]
+    for got, want in zip(results, case["expect"]):
+        for key, value in want.items():
+            assert got[key] == value, (key, got)
+    for r in results:
+        assert 0 < r["score"] <= 1
+
+
+@pytest.mark.parametrize("case", CASES["query"], ids=lambda c: c["name"])
+def test_query(case):
+    results = [r["slug"] for r in matching.query(INDEX, case["q"])]
+    if case["top"]:
+        assert results[: len(case["top"])] == case["top"]
+    else:
+        assert results == []
