@@ -20,16 +20,20 @@ const PREFIX_RES = [
   [/^\s*>+ ?/, false],
 ];
 
-const TOKEN_RE = new RegExp(
-  "(\\{[A-Za-z0-9_.]*\\}|%[sdifr])" +
-  "|([A-Za-z][A-Za-z0-9+.\\-]*://[^\\s'\"<>]*)" +
-  "|((?<![A-Za-z0-9_])(?:'[^'\\s]{0,200}'|\"[^\"\\s]{0,200}\")(?![A-Za-z0-9_]))" +
-  "|((?<![A-Za-z0-9_])(?:[A-Za-z]:\\\\|~?/|\\.\\.?/)[^\\s'\"(),;:\\]\\[]*)" +
-  "|(0[xX][0-9a-fA-F]+)" +
-  "|([0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)" +
-  "|([A-Za-z_][A-Za-z0-9_]*)",
-  "g",
-);
+const TOKEN_PARTS = [
+  "(\\{[A-Za-z0-9_.]*\\}|%[sdifr])",
+  "([A-Za-z][A-Za-z0-9+.\\-]*://[^\\s'\"<>]*)",
+  "((?<![A-Za-z0-9_])(?:'[^'\\s]{0,200}'|\"[^\"\\s]{0,200}\")(?![A-Za-z0-9_]))",
+  "((?<![A-Za-z0-9_])(?:[A-Za-z]:\\\\|~?/|\\.\\.?/)[^\\s'\"(),;:\\]\\[]*)",
+  "(0[xX][0-9a-fA-F]+)",
+  "([0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)",
+  "([A-Za-z_][A-Za-z0-9_]*)",
+];
+// In a signature a quoted name ('weight', "fc.bias") is a wildcard. In a log its words are kept,
+// so a signature may also spell out a name that matters without quotes. The log pattern keeps
+// an empty group in place of the quoted one so group numbers stay the same.
+const TOKEN_RE_SIGNATURE = new RegExp(TOKEN_PARTS.join("|"), "g");
+const TOKEN_RE_LOG = new RegExp(TOKEN_PARTS.map((p, i) => (i === 2 ? "(?!)()" : p)).join("|"), "g");
 
 const UNITS = new Set(
   ("b bytes byte kb kib mb mib gb gib tb tib pb pib eb k m g ms s sec secs seconds second us ns " +
@@ -66,13 +70,14 @@ export function splitLines(text) {
 }
 
 /** The comparable words of one line: lowercase, variable parts dropped, wildcards kept. */
-export function tokenizeLine(line) {
+export function tokenizeLine(line, signature = false) {
   const tokens = [];
   let afterNumber = false;
-  TOKEN_RE.lastIndex = 0;
+  const re = signature ? TOKEN_RE_SIGNATURE : TOKEN_RE_LOG;
+  re.lastIndex = 0;
   let m;
-  while ((m = TOKEN_RE.exec(line)) !== null) {
-    if (m[1] !== undefined) {
+  while ((m = re.exec(line)) !== null) {
+    if (m[1] !== undefined || m[3] !== undefined) {
       if (tokens.length === 0 || tokens[tokens.length - 1] !== WILD) tokens.push(WILD);
       afterNumber = false;
     } else if (m[7] !== undefined) {
@@ -88,10 +93,10 @@ export function tokenizeLine(line) {
   return tokens;
 }
 
-/** All comparable words of a text, across lines. */
-export function tokenize(text) {
+/** All comparable words of a text, across lines; `signature` reads quoted names as wildcards. */
+export function tokenize(text, signature = false) {
   const out = [];
-  for (const line of splitLines(text)) for (const t of tokenizeLine(line.text)) out.push(t);
+  for (const line of splitLines(text)) for (const t of tokenizeLine(line.text, signature)) out.push(t);
   return out;
 }
 
@@ -106,6 +111,7 @@ const MIN_COVERAGE = 0.6;
 const MIN_INFO = 1.2;
 const FULL_INFO = 2.4;
 const SAME_FAILURE = 0.85;
+const ROOT_SHARE = 0.6;
 
 const prepared = new WeakMap();
 
@@ -119,7 +125,7 @@ export function prepare(index) {
     const items = e.signatures.map((s) => [s[0], s.length > 1 ? s[1] : "", "signature"]);
     for (const a of e.aliases || []) items.push([a, "", "alias"]);
     for (const [text, variant, kind] of items) {
-      const toks = tokenize(text);
+      const toks = tokenize(text, true);
       while (toks.length && toks[0] === WILD) toks.shift();
       while (toks.length && toks[toks.length - 1] === WILD) toks.pop();
       if (!toks.length) continue;
@@ -263,7 +269,10 @@ export function diagnose(index, text) {
     else alternatives.push([ei, m, owner[0]]);
   }
   primaries.sort((a, b) => (a[1][1] - b[1][1]) || (b[1][0] - a[1][0]));
-  let root = primaries.find(([ei]) => (prep.entries[ei].role || "cause") === "cause");
+  const causes = primaries.filter(([ei]) => (prep.entries[ei].role || "cause") === "cause");
+  let strongest = 0;
+  for (const [, m] of causes) if (m[0] > strongest) strongest = m[0];
+  let root = causes.find(([, m]) => m[0] >= strongest * ROOT_SHARE);
   if (root === undefined && primaries.length) root = primaries[0];
   const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
 

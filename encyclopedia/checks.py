@@ -93,7 +93,7 @@ def check_summary(e: Entry) -> list[Problem]:
 
 
 def _signature_key(text: str) -> tuple[str, ...]:
-    return tuple(t for t in matching.tokenize(text) if t != matching.WILD)
+    return tuple(t for t in matching.tokenize(text, signature=True) if t != matching.WILD)
 
 
 def check_signatures(e: Entry, entries, prepared: matching.Prepared) -> list[Problem]:

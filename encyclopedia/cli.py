@@ -25,7 +25,6 @@ class _Parser(argparse.ArgumentParser):
 
 def make_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python build.py", description="Build, serve and check the ML Failure Encyclopedia.")
-    p.add_argument("--root", type=Path, default=None, help=argparse.SUPPRESS)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     b = sub.add_parser("build", help="build entries/ into site/ (the default command)")
@@ -74,7 +73,7 @@ def main(argv: list[str] | None = None, root: Path | None = None) -> int:
     if first not in COMMANDS and not any(a in ("-h", "--help") for a in argv):
         argv = ["build", *argv]
     args = make_parser().parse_args(argv)
-    root = (args.root or root or Path.cwd()).resolve()
+    root = (root or Path.cwd()).resolve()
     command = args.command
     try:
         if command == "build":

@@ -47,7 +47,7 @@ def _features(e: Entry) -> set[tuple[str, str]]:
     feats |= {("system", s.lower()) for s in e.systems}
     feats.add(("category", e.category))
     for s in e.signatures:
-        feats |= {("word", w) for w in matching.tokenize(s.text)
+        feats |= {("word", w) for w in matching.tokenize(s.text, signature=True)
                   if w != matching.WILD and w not in matching.STOPWORDS and len(w) > 2}
     return feats
 

@@ -159,6 +159,7 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
     field_lines: dict[str, int] = {}
     item_lines: dict[str, tuple[int, ...]] = {}
     values: dict[str, object] = {}
+    suggested_for_unknown: list[str] = []
     for key_node, value_node in node.value:
         key = key_node.value
         line = fm_start_line + key_node.start_mark.line
@@ -168,6 +169,7 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         field_lines[key] = line
         if key not in FIELDS_BY_NAME:
             close = difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1, cutoff=0.6)
+            suggested_for_unknown.extend(close)
             hint = f"; did you mean `{close[0]}`?" if close else \
                 "; known fields: " + ", ".join(f.name for f in FIELDS)
             problems.append(Problem(shown, line, f"unknown field `{key}`{hint}"))
@@ -176,9 +178,10 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         if isinstance(value_node, yaml.SequenceNode):
             item_lines[key] = tuple(fm_start_line + n.start_mark.line for n in value_node.value)
 
+    suggested = {s for s in suggested_for_unknown}
     for f in FIELDS:
         if f.name not in field_lines:
-            if f.required:
+            if f.required and f.name not in suggested:
                 problems.append(Problem(shown, 1, f"missing required field `{f.name}`"))
             continue
         if f.name in values:
@@ -303,7 +306,9 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
                     f"kebab-case; write `{suggestion}`", at)
             key = slugify(text) if f.name in ("tags", "systems") else text
             if key in seen:
-                err(f"`{f.name}` lists `{text}` twice (as `{value[seen[key]]}` too)", at)
+                first = str(value[seen[key]]).strip()
+                err(f"`{f.name}` lists `{text}` twice" if first == text else
+                    f"`{f.name}` lists `{first}` and `{text}`, which are the same once normalised", at)
             seen.setdefault(key, i)
             continue
         # records

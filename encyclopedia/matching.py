@@ -32,15 +32,19 @@ PREFIX_RES = (
     re.compile(r"\s*>+ ?"),  # Markdown quote
 )
 
-TOKEN_RE = re.compile(
-    r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])"
-    r"|(?P<url>[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]*)"
-    r"|(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\s]{0,200}'|\"[^\"\s]{0,200}\")(?![A-Za-z0-9_]))"
-    r"|(?P<path>(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*)"
-    r"|(?P<hex>0[xX][0-9a-fA-F]+)"
-    r"|(?P<num>[0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)"
-    r"|(?P<word>[A-Za-z_][A-Za-z0-9_]*)"
+_TOKEN_PARTS = (
+    r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])",
+    r"(?P<url>[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]*)",
+    r"(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\s]{0,200}'|\"[^\"\s]{0,200}\")(?![A-Za-z0-9_]))",
+    r"(?P<path>(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*)",
+    r"(?P<hex>0[xX][0-9a-fA-F]+)",
+    r"(?P<num>[0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)",
+    r"(?P<word>[A-Za-z_][A-Za-z0-9_]*)",
 )
+# In a signature a quoted name ('weight', "fc.bias") is a wildcard. In a log its words are kept,
+# so a signature may also spell out a name that matters ('cadam32bit_grad_fp32') without quotes.
+TOKEN_RE_SIGNATURE = re.compile("|".join(_TOKEN_PARTS))
+TOKEN_RE_LOG = re.compile("|".join(p for p in _TOKEN_PARTS if "quoted" not in p))
 
 UNITS = frozenset(
     "b bytes byte kb kib mb mib gb gib tb tib pb pib eb k m g ms s sec secs seconds second us ns "
@@ -79,13 +83,13 @@ def split_lines(text: str) -> list[Line]:
     return out
 
 
-def tokenize_line(line: str) -> list[str]:
+def tokenize_line(line: str, signature: bool = False) -> list[str]:
     """The comparable words of one line: lowercase, variable parts dropped, wildcards kept."""
     tokens: list[str] = []
     after_number = False
-    for m in TOKEN_RE.finditer(line):
+    for m in (TOKEN_RE_SIGNATURE if signature else TOKEN_RE_LOG).finditer(line):
         kind = m.lastgroup
-        if kind == "wild":
+        if kind in ("wild", "quoted"):
             if not tokens or tokens[-1] != WILD:
                 tokens.append(WILD)
             after_number = False
@@ -104,11 +108,11 @@ def tokenize_line(line: str) -> list[str]:
     return tokens
 
 
-def tokenize(text: str) -> list[str]:
-    """All comparable words of a text, across lines."""
+def tokenize(text: str, signature: bool = False) -> list[str]:
+    """All comparable words of a text, across lines; `signature` reads quoted names as wildcards."""
     out: list[str] = []
     for line in split_lines(text):
-        out.extend(tokenize_line(line.text))
+        out.extend(tokenize_line(line.text, signature))
     return out
 
 
@@ -139,12 +143,13 @@ def compute_weights(documents: list[set[str]], vocabulary: set[str]) -> dict[str
         for w in doc:
             if w in vocabulary:
                 df[w] = df.get(w, 0) + 1
-    top = math.log((n + 1) / 0.5)
+    # Scaled so a word found in one entry weighs 1 however small the collection is.
+    top = math.log((n + 1) / 1.5)
     weights = {}
     for w in sorted(vocabulary):
         if w == WILD:
             continue
-        idf = math.log((n + 1) / (df.get(w, 0) + 0.5)) / top
+        idf = math.log((n + 1) / (max(1, df.get(w, 0)) + 0.5)) / top if n > 0 else 1.0
         if w in STOPWORDS:
             idf = min(idf, STOPWORD_CAP)
         if len(w) <= 2:
@@ -164,6 +169,7 @@ MIN_COVERAGE = 0.6     # share of a signature's weight that must be found
 MIN_INFO = 1.2         # weight that must be found, so short common phrases never match alone
 FULL_INFO = 2.4        # matched weight at which confidence stops growing
 SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
+ROOT_SHARE = 0.6       # a root cause must score at least this share of the best cause's score
 
 
 def round3(x: float) -> float:
@@ -200,7 +206,7 @@ def prepare(index: dict) -> Prepared:
         items = [(s[0], s[1] if len(s) > 1 else "", "signature") for s in e["signatures"]]
         items += [(a, "", "alias") for a in e.get("aliases", [])]
         for text, variant, kind in items:
-            toks = tokenize(text)
+            toks = tokenize(text, signature=True)
             while toks and toks[0] == WILD:
                 toks.pop(0)
             while toks and toks[-1] == WILD:
@@ -346,8 +352,9 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         else:
             alternatives.append((ei, m, owner))
     primaries.sort(key=lambda p: (p[1][1], -p[1][0]))
-    root = next((p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"),
-                primaries[0] if primaries else None)
+    causes = [p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"]
+    strongest = max((p[1][0] for p in causes), default=0.0)
+    root = next((p for p in causes if p[1][0] >= strongest * ROOT_SHARE), primaries[0] if primaries else None)
     result_order = ([root] if root else []) + [p for p in primaries if p is not root]
 
     def build(ei, m, root_cause, alt_of):

@@ -42,7 +42,7 @@ def build_search_index(entries: list[Entry]) -> dict:
         items.append(item)
         sig_words = set()
         for text in [s.text for s in e.signatures] + list(e.aliases):
-            sig_words.update(matching.tokenize(text))
+            sig_words.update(matching.tokenize(text, signature=True))
         vocabulary |= sig_words
         doc = set(sig_words)
         for example in e.examples:

@@ -20,7 +20,7 @@ def test_committed_index_matches_the_fixture_entries():
 
 @pytest.mark.parametrize("case", CASES["tokenize"], ids=lambda c: c["name"])
 def test_tokenize(case):
-    assert matching.tokenize(case["input"]) == case["tokens"]
+    assert matching.tokenize(case["input"], case.get("signature", False)) == case["tokens"]
     assert [line.rank for line in matching.split_lines(case["input"])] == case["ranks"]
 
 

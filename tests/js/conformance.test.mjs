@@ -11,7 +11,7 @@ const index = JSON.parse(readFileSync(new URL("index.json", here), "utf8"));
 
 for (const c of cases.tokenize) {
   test(`tokenize: ${c.name}`, () => {
-    assert.deepEqual(tokenize(c.input), c.tokens);
+    assert.deepEqual(tokenize(c.input, c.signature === true), c.tokens);
     assert.deepEqual(splitLines(c.input).map((l) => l.rank), c.ranks);
   });
 }
