@@ -149,6 +149,8 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         line = fm_start_line + (mark.line if mark else 0)
         what = exc.problem or "invalid YAML"
         ctx = f" ({exc.context})" if exc.context else ""
+        if exc.context and exc.context_mark and mark and exc.context_mark.line != mark.line:
+            ctx = f" ({exc.context} that starts at line {fm_start_line + exc.context_mark.line})"
         return None, problems + [Problem(shown, line, f"YAML syntax error: {what}{ctx}")]
 
     if node is None or not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):

@@ -104,20 +104,23 @@ def render_body(body: str, body_line: int, source_path: str, known_slugs: set[st
         elif tok.type == "fence":
             blocks.append(CodeBlock(tok.info.strip().split(" ")[0].lower(), tok.content, current_line))
         elif tok.type == "inline":
+            line = current_line
             for child in tok.children or []:
+                if child.type in ("softbreak", "hardbreak"):
+                    line += 1
                 if child.type != "link_open":
                     continue
                 href = str(child.attrs.get("href", ""))
                 m = ENTRY_LINK_RE.match(href)
                 if not m:
                     if href.endswith(".md") and "://" not in href:
-                        problems.append(Problem(source_path, current_line,
+                        problems.append(Problem(source_path, line,
                                                 f"link to `{href}`: link other entries as `slug.md`"))
                     continue
                 slug, fragment = m.group(1), m.group(2) or ""
-                links.append((slug, current_line))
+                links.append((slug, line))
                 if slug not in known_slugs:
-                    problems.append(Problem(source_path, current_line,
+                    problems.append(Problem(source_path, line,
                                             f"link to unknown entry `{slug}`{_suggest(slug, known_slugs)}"))
                 child.attrs["href"] = f"../{slug}/{fragment}"
     rendered = _PARSER.renderer.render(tokens, _PARSER.options, {})

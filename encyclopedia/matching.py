@@ -125,7 +125,7 @@ STOPWORDS = frozenset(
     this to was were when which while will with would you your please try see set use using used
     error errors exception failed fail failure warning warn info debug note traceback most recent
     call last file line module self return raise raised runtimeerror valueerror typeerror
-    assertionerror true false none torch python site packages py lib py3 cuda gpu cpu""".split()
+    assertionerror true false none site packages py lib""".split()
 )
 STOPWORD_CAP = 0.15
 MIN_WEIGHT = 0.05

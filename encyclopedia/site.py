@@ -15,9 +15,13 @@ from .problems import BuildError, Problem
 from .search_index import build_search_index
 from .taxonomy import build_taxonomies
 
+# The templates and assets ship with the generator, beside this package.
+THEME_ROOT = Path(__file__).resolve().parent.parent
+
+
 @dataclass(frozen=True)
 class Project:
-    """Where the inputs live."""
+    """Where the inputs live: content (site.yaml, entries/) under root, the theme beside the code."""
 
     root: Path
     entries_dir: Path
@@ -26,10 +30,10 @@ class Project:
     assets_dir: Path
 
     @classmethod
-    def at(cls, root: Path, entries_dir: Path | None = None) -> "Project":
+    def at(cls, root: Path, entries_dir: Path | None = None, theme_root: Path = THEME_ROOT) -> "Project":
         root = root.resolve()
         return cls(root, (entries_dir or root / "entries"), root / "site.yaml",
-                   root / "templates", root / "assets")
+                   theme_root / "templates", theme_root / "assets")
 
 
 @dataclass(frozen=True)
