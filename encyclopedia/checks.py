@@ -13,6 +13,7 @@ from .schema import RECOMMENDED_SECTIONS, SUMMARY_MAX_CHARS
 from .site import Project, check_project
 
 PLACEHOLDER = "TODO"
+PLACEHOLDER_RE = re.compile(r"\bTODO\b")
 SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)")
 
 
@@ -28,9 +29,10 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
         targets = list(checked.entries)
         count = len(targets) + len({p.source_path for p in problems} - {e.source_path for e in targets})
     prepared = matching.prepare(checked.search_index)
+    for path in paths or sorted(project.entries_dir.rglob("*.md")):
+        problems.extend(check_placeholders(path, _shown(path, project.root)))
     for e in targets:
         body = checked.bodies[e.slug]
-        problems.extend(check_placeholders(e))
         problems.extend(check_code_blocks(e, body.code_blocks))
         problems.extend(check_sections(e, [h.text for h in body.headings if h.level == 2]))
         problems.extend(check_summary(e))
@@ -45,17 +47,14 @@ def _shown(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def check_placeholders(e: Entry) -> list[Problem]:
-    """Scaffold placeholders (`TODO`) left in any field or in the body."""
-    out = []
-    for name, line in e.field_lines:
-        value = getattr(e, name, None)
-        if PLACEHOLDER in repr(value):
-            out.append(Problem(e.source_path, line, f"`{name}` still holds the placeholder {PLACEHOLDER}: fill it in"))
-    for i, text in enumerate(e.body.splitlines()):
-        if PLACEHOLDER in text:
-            out.append(Problem(e.source_path, e.body_line + i, f"the body still holds the placeholder {PLACEHOLDER}"))
-    return out
+def check_placeholders(path: Path, shown: str) -> list[Problem]:
+    """Scaffold placeholders (`TODO`) left anywhere in the file, even one that does not load."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [Problem(shown, i + 1, f"the placeholder {PLACEHOLDER} is still here: replace it")
+            for i, line in enumerate(lines) if PLACEHOLDER_RE.search(line)]
 
 
 def check_code_blocks(e: Entry, blocks) -> list[Problem]:
@@ -121,12 +120,10 @@ def check_signatures(e: Entry, entries, prepared: matching.Prepared) -> list[Pro
         if prep_sig is None or not compare_examples:
             continue
         own = max((_score(prepared, prep_sig, ex) for ex in e.examples), default=0.0)
-        if own == 0.0:
-            continue
         for o in others:
             for k, ex in enumerate(o.examples):
                 theirs = _score(prepared, prep_sig, ex)
-                if theirs >= own:
+                if theirs > 0 and theirs >= own:
                     out.append(Problem(e.source_path, line,
                                        f"signature {i + 1} matches example {k + 1} of `{o.slug}` "
                                        f"({o.source_path}:{o.line_of('examples', k)}) as strongly as this "

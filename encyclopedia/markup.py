@@ -81,7 +81,27 @@ def render_markdown(text: str) -> str:
 
 
 def render_inline(text: str) -> str:
-    return _PARSER.renderInline(text)
+    """Render one frontmatter value as inline Markdown; `slug.md` links point at entry pages."""
+    tokens = _PARSER.parseInline(text)
+    for tok in tokens:
+        for child in tok.children or []:
+            if child.type == "link_open":
+                m = ENTRY_LINK_RE.match(str(child.attrs.get("href", "")))
+                if m:
+                    child.attrs["href"] = f"../{m.group(1)}/{m.group(2) or ''}"
+    return _PARSER.renderer.render(tokens, _PARSER.options, {})
+
+
+def inline_entry_links(text: str) -> list[str]:
+    """Slugs that a frontmatter value links to as `slug.md`."""
+    out = []
+    for tok in _PARSER.parseInline(text):
+        for child in tok.children or []:
+            if child.type == "link_open":
+                m = ENTRY_LINK_RE.match(str(child.attrs.get("href", "")))
+                if m:
+                    out.append(m.group(1))
+    return out
 
 
 def render_body(body: str, body_line: int, source_path: str, known_slugs: set[str]

@@ -18,7 +18,7 @@ DOCS_PATH = "docs/entry-format.md"
 TEMPLATE = """\
 ---
 # yaml-language-server: $schema=../schema/entry.schema.json
-# Every field is documented in docs/entry-format.md. Replace each TODO, then run:
+# Every field is documented in docs/entry-format.md. Fill in each placeholder, then run:
 #   python build.py check {path}
 title: {title}
 # One of: {categories}

@@ -9,7 +9,7 @@ from . import matching
 from .config import Config, load_config
 from .linking import check_related, link_entries
 from .loading import Entry, find_entry_files, load_entries
-from .markup import render_body
+from .markup import inline_entry_links, render_body
 from .pages import PageRenderer, SiteData
 from .problems import BuildError, Problem
 from .search_index import build_search_index
@@ -74,6 +74,7 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
         bodies[e.slug] = body
         problems.extend(found)
     problems.extend(check_related(entries, known))
+    problems.extend(check_field_links(entries, known))
     index = build_search_index(entries)
     problems.extend(self_test(entries, index))
     if paths is not None:
@@ -81,6 +82,21 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
         problems = [p for p in problems if p.source_path in wanted]
     entries = sorted(entries, key=lambda e: e.slug)
     return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))))
+
+
+def check_field_links(entries: list[Entry], known: set[str]) -> list[Problem]:
+    """`slug.md` links inside frontmatter text (summary, fix, causes, symptoms) must exist."""
+    problems = []
+    for e in entries:
+        texts = [("summary", None, e.summary), ("fix", None, e.fix)]
+        texts += [("causes", i, c) for i, c in enumerate(e.causes)]
+        texts += [("symptoms", i, s.symptom + " " + s.why) for i, s in enumerate(e.symptoms)]
+        for field, index, text in texts:
+            for slug in inline_entry_links(text):
+                if slug not in known:
+                    problems.append(Problem(e.source_path, e.line_of(field, index),
+                                            f"link to unknown entry `{slug}` in `{field}`"))
+    return problems
 
 
 def self_test(entries: list[Entry], index: dict) -> list[Problem]:

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Run the whole test suite: Python (pytest), the search engine in Node (node --test, run from
+# pytest), and the browser tests in headless Chromium. Installs what the tests need first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian's chromium for the browser tests..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "warning: could not install chromium; browser tests will be skipped" >&2
+  else
+    echo "note: chromium is not installed (apt-get install chromium); browser tests will be skipped" >&2
+  fi
+fi
+
+exec python3 -m pytest "$@"

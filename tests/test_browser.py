@@ -1,0 +1,305 @@
+"""End-to-end tests of the built site in headless Chromium: search as you type, log triage in a
+worker, no HTML injection, no third-party requests, responsiveness with a large log, links under a
+subpath, and layout at phone width in dark mode.
+
+Run with: python3 -m pytest -q tests/test_browser.py   (needs /usr/bin/chromium and playwright)
+"""
+
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urldefrag, urlparse
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("browser tests need Chromium at /usr/bin/chromium", allow_module_level=True)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="browser tests need Playwright for Python (pip install playwright)")
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+# A torchrun job where rank 3 runs out of memory and the other ranks then time out waiting for it.
+MULTI_RANK_LOG = """\
+[rank0]:[W1129 02:30:01.000000000 ProcessGroupNCCL.cpp:4115] [PG ID 0 PG GUID 0 Rank 0] using GPU 0 to perform barrier as devices used by this process are currently unknown.
+epoch 0 step 120 loss 2.3141
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/workspace/train.py", line 212, in <module>
+[rank3]:     loss.backward()
+[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.15 GiB of which 1.07 GiB is free. Including non-PyTorch memory, this process has 78.07 GiB memory in use. Of the allocated memory 74.31 GiB is allocated by PyTorch, and 2.96 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.
+[rank0]:[E1129 02:41:07.552810174 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=48213, OpType=ALLREDUCE, NumelIn=38797312, NumelOut=38797312, Timeout(ms)=600000) ran for 600071 milliseconds before timing out.
+[rank1]:[E1129 02:41:07.552810174 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=48213, OpType=ALLREDUCE, NumelIn=38797312, NumelOut=38797312, Timeout(ms)=600000) ran for 600071 milliseconds before timing out.
+[rank2]:[E1129 02:41:07.552810174 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=48213, OpType=ALLREDUCE, NumelIn=38797312, NumelOut=38797312, Timeout(ms)=600000) ran for 600071 milliseconds before timing out.
+Traceback (most recent call last):
+  File "/opt/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  rank      : 3 (local_rank: 3)
+  exitcode  : 1 (pid: 41872)
+============================================================
+"""
+
+OOM_LINE = MULTI_RANK_LOG.splitlines().index(
+    next(l for l in MULTI_RANK_LOG.splitlines() if "OutOfMemoryError" in l)) + 1
+
+
+# ---- fixtures ---------------------------------------------------------------------------------
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The real site built under /sub/ and served over HTTP; yields its base URL."""
+    served = tmp_path_factory.mktemp("served")
+    handler = functools.partial(_QuietHandler, directory=str(served))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    port = server.server_address[1]
+    base = f"http://127.0.0.1:{port}/sub/"
+    subprocess.run(
+        [sys.executable, "build.py", "build", "--out", str(served / "sub"), "--base-url", base],
+        cwd=ROOT, check=True, capture_output=True, text=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield base
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context()
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def on_console(msg):
+        # Chromium asks for /favicon.ico at the origin root on its own; that is not the page's doing.
+        if msg.type == "error" and not msg.location.get("url", "").endswith("/favicon.ico"):
+            errors.append(f"{msg.text} ({msg.location.get('url')})")
+
+    pg.on("console", on_console)
+    pg.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+    yield pg
+    assert errors == [], f"JavaScript or CSP errors on the page: {errors}"
+
+
+def first_result_href(page, selector):
+    link = page.locator(f"{selector} li a").first
+    link.wait_for()
+    return link.evaluate("a => a.href")
+
+
+def run_triage(page, log_text):
+    page.fill("#log", log_text)
+    page.click("#diagnose")
+    page.wait_for_selector("#log-results li")
+    return page.locator("#log-results li")
+
+
+# ---- tests ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed, slug", [
+    ("nccl timeout", "nccl-watchdog-timeout"),
+    ("oom", "cuda-out-of-memory"),
+    ("device-side asert", "cuda-device-side-assert"),
+])
+def test_typing_a_query_shows_results_as_you_type_and_updates_the_url(site, page, typed, slug):
+    page.goto(site + "search/")
+    page.locator("#q").press_sequentially(typed, delay=15)
+    page.wait_for_function(
+        "slug => { const a = document.querySelector('#query-results li a');"
+        " return a && a.href.endsWith('/entries/' + slug + '/'); }", arg=slug)
+    assert first_result_href(page, "#query-results") == f"{site}entries/{slug}/"
+    assert "result" in page.text_content("#query-status")
+    assert urlparse(page.url).query == "q=" + typed.replace(" ", "+")
+    page.goto(first_result_href(page, "#query-results"))
+    assert page.title().startswith(page.text_content("h1").strip())
+
+
+def test_loading_a_shared_query_url_shows_its_results(site, page):
+    page.goto(site + "search/?q=incorrect%20state")
+    assert page.input_value("#q") == "incorrect state"
+    href = first_result_href(page, "#query-results")
+    assert href == f"{site}entries/fsdp-root-activation-checkpointing-assert/"
+
+
+def test_a_multi_rank_log_is_triaged_with_the_root_cause_first(site, page):
+    page.goto(site + "search/")
+    items = run_triage(page, MULTI_RANK_LOG)
+    first = items.first
+    assert first.locator(".root").text_content() == "Root cause: "
+    assert first.locator("a").evaluate("a => a.href") == f"{site}entries/cuda-out-of-memory/"
+    why = first.locator(".why").text_content()
+    assert why.startswith(f"line {OOM_LINE}, rank 3 ·"), why
+    assert "Tried to allocate 2.00 GiB" in first.locator("pre code").text_content()
+    hrefs = [a.split("/entries/")[1] for a in items.locator("> a").evaluate_all("as => as.map(a => a.href)")]
+    assert {"nccl-watchdog-timeout/", "torchrun-child-failed/"} <= set(hrefs)
+    assert page.locator("#log-results .root").count() == 1
+    assert "found in" in page.text_content("#log-status")
+
+
+def test_user_text_is_never_parsed_as_html(site, page):
+    page.goto(site + "search/")
+    payload = "<img src=x onerror=window.__pwned=1>"
+    items = run_triage(page, f"{payload} RuntimeError: CUDA error: device-side assert triggered\n")
+    assert items.first.locator("a").evaluate("a => a.href") == f"{site}entries/cuda-device-side-assert/"
+    code = items.first.locator("pre code")
+    assert payload in code.text_content()
+    assert code.evaluate("c => c.children.length") == 0
+    assert page.locator("#log-results img").count() == 0
+    # The same markup typed as a query.
+    page.fill("#q", payload + " assert")
+    page.wait_for_selector("#query-results li")
+    assert page.locator("#search-app img").count() == 0
+    page.wait_for_timeout(200)
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+
+
+def test_no_request_leaves_the_origin(site, page, context):
+    requests = []
+    context.on("request", lambda r: requests.append(r.url))
+    page.goto(site)
+    page.goto(site + "entries/nccl-watchdog-timeout/")
+    page.goto(site + "search/")
+    csp = page.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    assert "default-src 'self'" in csp and "connect-src 'self'" in csp
+    privacy = page.text_content(".privacy")
+    assert "Your text stays in your browser." in privacy
+    assert "nothing you type or paste is sent anywhere" in privacy
+    run_triage(page, MULTI_RANK_LOG)
+    page.fill("#q", "oom")
+    page.wait_for_selector("#query-results li")
+    assert any(u.endswith("/search/index.json") for u in requests)
+    assert any(u.endswith("/assets/diagnose-worker.js") for u in requests)
+    for url in requests:
+        parsed = urlparse(url)
+        assert parsed.scheme in ("data", "blob") or parsed.hostname == "127.0.0.1", url
+    # Every page carries the policy, not just the search page.
+    for path in ("", "entries/nccl-watchdog-timeout/"):
+        page.goto(site + path)
+        assert page.locator('meta[http-equiv="Content-Security-Policy"]').count() == 1
+
+
+def test_a_large_log_file_does_not_freeze_the_tab(site, page, tmp_path):
+    noise = "".join(
+        f"[rank{i % 8}]:2024-11-29 02:{i % 60:02d}:00,123 - INFO - epoch 3 step {i} lr 0.0003 "
+        f"throughput 51234.5 samples/s data_time 0.012\n" for i in range(2000))
+    big = tmp_path / "job.log"
+    with big.open("w", encoding="utf-8") as f:
+        while f.tell() < 20_000_000:
+            f.write(noise)
+        f.write("[rank6]: Traceback (most recent call last):\n"
+                "[rank6]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
+        f.write(noise[:5000])
+    page.goto(site + "search/")
+    page.set_input_files("#log-file", str(big))
+    probes = []
+    deadline = time.monotonic() + 45
+    while page.locator("#log-results li").count() == 0:
+        assert time.monotonic() < deadline, "no triage result within 45 s"
+        started = time.monotonic()
+        status = page.evaluate("1 + 1 && document.getElementById('log-status').textContent")
+        probes.append((time.monotonic() - started, status))
+        time.sleep(0.05)
+    slowest = max((d for d, _ in probes), default=0.0)
+    assert slowest < 1.0, f"main thread blocked for {slowest:.2f}s while the worker ran"
+    assert any(s.startswith("Matching") for _, s in probes), "the worker finished before any probe"
+    first = page.locator("#log-results li").first
+    assert first.locator("a").evaluate("a => a.href") == f"{site}entries/cuda-illegal-memory-access/"
+    assert ", rank 6 ·" in first.locator(".why").text_content()
+    assert page.locator("#log").input_value() == ""  # the file never went through the textarea
+
+
+def test_slash_focuses_search_and_copy_buttons_appear_with_javascript(site, page):
+    page.goto(site + "entries/cuda-out-of-memory/")
+    assert page.evaluate("document.activeElement === document.body")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search"
+    assert page.input_value("#site-search") == ""  # the slash itself is not typed
+    copy = page.locator("ul.signatures button.copy").first
+    assert copy.is_visible()
+    assert copy.get_attribute("data-copy") == page.locator("ul.signatures code.sig").first.text_content()
+    page.goto(site + "search/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "q"
+
+
+def test_every_internal_link_resolves_under_the_subpath(site, page):
+    origin = site.rsplit("/sub/", 1)[0]
+    checked = set()
+    for path in ("", "entries/nccl-watchdog-timeout/"):
+        page.goto(site + path)
+        urls = page.eval_on_selector_all(
+            "a[href], link[href]", "els => els.map(e => e.href)")
+        internal = {urldefrag(u)[0] for u in urls if u.startswith(origin)}
+        assert len(internal) > 10
+        for url in sorted(internal - checked):
+            assert url.startswith(site), f"{url} on {path or 'home'} escapes /sub/"
+            response = page.request.get(url)
+            assert response.status == 200, f"{url} on {path or 'home'}: HTTP {response.status}"
+        checked |= internal
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_pages_fit_a_phone_screen_in_light_and_dark_mode(site, browser, scheme):
+    ctx = browser.new_context(viewport={"width": 375, "height": 800}, device_scale_factor=1)
+    try:
+        page = ctx.new_page()
+        page.emulate_media(color_scheme=scheme)
+        overflow = "document.documentElement.scrollWidth - window.innerWidth"
+        entries = page.request.get(site + "search/index.json").json()["entries"]
+        for path in ["", "entries/", "tags/"] + [e["url"] for e in entries]:
+            page.goto(site + path)
+            assert page.evaluate(overflow) <= 0, f"{path or 'home'} overflows at 375px ({scheme})"
+        page.goto(site + "search/?q=nccl%20timeout")
+        page.wait_for_selector("#query-results li")
+        page.fill("#log", MULTI_RANK_LOG)
+        page.click("#diagnose")
+        page.wait_for_selector("#log-results li")
+        assert page.evaluate(overflow) <= 0, f"search page overflows at 375px ({scheme})"
+        bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert (bg == "rgb(13, 17, 23)") == (scheme == "dark"), bg
+        if scheme == "dark":
+            page.screenshot(path="/tmp/search.png", full_page=True)
+    finally:
+        ctx.close()

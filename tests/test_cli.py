@@ -1,0 +1,178 @@
+"""The command line as users and CI run it: exit codes, output formats, new then check."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FIXTURE = HERE / "fixtures" / "site"
+BROKEN = HERE / "fixtures" / "broken"
+
+
+def run(*args, stdin: str | None = None, cwd=ROOT):
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), *args], input=stdin, cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture()
+def content(tmp_path):
+    """A copy of the fixture site's entries, to change freely."""
+    entries = tmp_path / "entries"
+    shutil.copytree(FIXTURE / "entries", entries)
+    return entries
+
+
+def test_build_writes_the_site_and_ends_with_one_summary_line(content, tmp_path):
+    out = tmp_path / "out"
+    result = run("build", "--entries", str(content), "--out", str(out), "--base-url", "https://example.org/sub")
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"Built 3 entries into \d+ files \(\d+ pages\) at .+ in \d+\.\d\ds\.\n", result.stdout)
+    html = (out / "entries" / "tiny-warning" / "index.html").read_text()
+    assert '<link rel="canonical" href="https://example.org/sub/entries/tiny-warning/">' in html
+
+
+def test_build_with_content_problems_exits_1_lists_every_problem_and_keeps_the_old_site(content, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", "--entries", str(content), "--out", str(out)).returncode == 0
+    before = (out / "index.html").read_bytes()
+    (content / "tiny-warning.md").write_text((content / "tiny-warning.md").read_text().replace("severity: low", "severity: lowish"))
+    (content / "launcher-exit.md").write_text((content / "launcher-exit.md").read_text().replace("title: Launcher exit summary", "titel: x"))
+    result = run("build", "--entries", str(content), "--out", str(out))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert any(re.fullmatch(r".*launcher-exit\.md:2: unknown field `titel`; did you mean `title`\?", l) for l in lines)
+    assert any(re.fullmatch(r".*tiny-warning\.md:4: unknown severity `lowish`; did you mean `low`\? .*", l) for l in lines)
+    assert lines[-1] == "2 problems in 2 files."
+    assert (out / "index.html").read_bytes() == before
+
+
+def test_usage_errors_exit_2():
+    assert run("build", "--no-such-flag").returncode == 2
+    assert run("serve", "--port", "not-a-number").returncode == 2
+    missing = run("check", "entries/does-not-exist.md")
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+LOG = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/srv/train.py", line 12, in <module>
+[rank3]: WidgetError: widget buffer overflowed after 4096 frobs
+gadgetrun.errors.ChildExitedError: worker 3 exited with code 1
+"""
+
+
+def test_diagnose_json_lists_the_root_cause_first_with_line_and_rank(content):
+    result = run("diagnose", "-", "--json", "--entries", str(content), stdin=LOG)
+    assert result.returncode == 0, result.stderr
+    matches = json.loads(result.stdout)
+    assert [m["slug"] for m in matches] == ["widget-overflow", "launcher-exit"]
+    first = matches[0]
+    assert {"slug", "title", "score", "line"} <= set(first)
+    assert (first["line"], first["rank"], first["root_cause"]) == (3, 3, True)
+    assert matches[1]["line"] == 4 and matches[1]["root_cause"] is False
+
+
+def test_diagnose_reads_a_file_and_prints_a_readable_report(content, tmp_path):
+    log = tmp_path / "job.log"
+    log.write_text(LOG)
+    result = run("diagnose", str(log), "--entries", str(content))
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == "1. Root cause: Widget overflow <script>alert(1)</script> [widget-overflow]"
+    assert "line 3, rank 3" in result.stdout
+
+
+def test_diagnose_without_a_match_prints_an_empty_array_and_exits_1(content):
+    result = run("diagnose", "--json", "--entries", str(content), stdin="all good\nloss 0.1\n")
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == []
+
+
+def test_diagnose_can_use_a_built_index(content, tmp_path):
+    out = tmp_path / "out"
+    run("build", "--entries", str(content), "--out", str(out))
+    result = run("diagnose", "--json", "--index", str(out / "search" / "index.json"), stdin=LOG)
+    assert [m["slug"] for m in json.loads(result.stdout)] == ["widget-overflow", "launcher-exit"]
+
+
+def test_check_reports_exact_messages_with_line_numbers(content):
+    entry = content / "tiny-warning.md"
+    text = entry.read_text()
+    text = text.replace("summary: A harmless warning.", "summary: " + "Long. " * 80)
+    text = text.replace("## Prevention\n\nNothing.\n", "```python\ndef broken(:\n    pass\n```\n")
+    entry.write_text(text)
+    result = run("check", str(entry), "--entries", str(content))
+    assert result.returncode == 1
+    lines = [re.sub(r"^.*?tiny-warning\.md", "tiny-warning.md", l) for l in result.stderr.splitlines()]
+    assert lines == [
+        "tiny-warning.md:8: `summary` is 479 characters; the quick answer should be at most 400 (one to three sentences)",
+        "tiny-warning.md:26: missing recommended section `## Prevention`",
+        "tiny-warning.md:43: Python code block does not parse: invalid syntax",
+        "3 problems in 1 file.",
+    ]
+
+
+def test_check_finds_duplicate_and_overly_generic_signatures(content):
+    tiny = content / "tiny-warning.md"
+    tiny.write_text(tiny.read_text().replace(
+        '  - "TinyWarning: the gizmo cache was rebuilt from scratch"',
+        '  - "TinyWarning: the gizmo cache was rebuilt from scratch"\n  - "widget buffer exhausted (capacity {n})"'))
+    widget = content / "widget-overflow.md"
+    widget.write_text(widget.read_text().replace(
+        '  - "widget buffer exhausted (capacity {n})"',
+        '  - "widget buffer exhausted (capacity {n})"\n  - "worker {n} exited with code {code}"'))
+    result = run("check", "--entries", str(content))
+    lines = [re.sub(r"[^\s(]*/(\w[\w-]*\.md)", r"\1", l) for l in result.stderr.splitlines()]
+    assert "tiny-warning.md:11: signature 2 duplicates signature 2 of `widget-overflow` (widget-overflow.md:11)" in lines
+    assert any(l.startswith("widget-overflow.md:12: signature 3 matches example 1 of `launcher-exit` (launcher-exit.md:")
+               for l in lines), lines
+
+
+def test_check_github_format_prints_workflow_annotations(content):
+    (content / "tiny-warning.md").write_text((content / "tiny-warning.md").read_text().replace("category: hugging-face", "category: hf"))
+    result = run("check", "--format", "github", "--entries", str(content))
+    assert result.returncode == 1
+    first = result.stdout.splitlines()[0]
+    assert re.fullmatch(r"::error file=\S*tiny-warning\.md,line=3::unknown category `hf` \(expected one of: .*\)", first)
+
+
+def test_new_writes_a_scaffold_that_check_rejects_until_filled_in(content):
+    result = run("new", "Gizmo cache corrupted: bad magic", "--entries", str(content))
+    assert result.returncode == 0, result.stderr
+    path = content / "gizmo-cache-corrupted-bad-magic.md"
+    assert path.exists() and str(path.name) in result.stdout
+    text = path.read_text()
+    assert text.startswith("---\n# yaml-language-server: $schema=../schema/entry.schema.json\n")
+    for section in ("## Why it happens", "## What you'll observe", "## How to confirm", "## The fix", "## Prevention"):
+        assert section in text
+
+    again = run("new", "Gizmo cache corrupted: bad magic", "--entries", str(content))
+    assert again.returncode == 1 and "already exists" in again.stderr
+
+    check = run("check", str(path), "--entries", str(content))
+    assert check.returncode == 1
+    assert "gizmo-cache-corrupted-bad-magic.md:7: unknown category `TODO`" in check.stderr
+    assert "placeholder TODO" in check.stderr
+
+    filled = (text.replace("category: TODO", "category: memory")
+              .replace("tags: [TODO]", "tags: [gizmo]").replace("systems: [TODO]", "systems: [Gizmo]")
+              .replace("  TODO\n# The exact", "  The gizmo cache file is corrupt.\n# The exact")
+              .replace('  - text: "TODO"\n    variant: TODO', '  - text: "GizmoError: bad magic number in cache file"\n    variant: Gizmo 1.x')
+              .replace("  - symptom: TODO\n    why: TODO", "  - symptom: Start-up fails.\n    why: The cache is read first.")
+              .replace("causes:\n  - TODO", "causes:\n  - A crash while writing the cache.")
+              .replace("fix: >-\n  TODO", "fix: >-\n  Delete the cache file.")
+              .replace("  - title: TODO\n    url: https://TODO", "  - title: Gizmo docs\n    url: https://example.org/gizmo-cache")
+              .replace("    TODO: paste a log excerpt showing the failure", "    GizmoError: bad magic number in cache file /tmp/x"))
+    for name in ("Why it happens", "What you'll observe", "The fix", "Prevention"):
+        filled = re.sub(rf"(## {re.escape(name)}\n\n)TODO[^\n]*", rf"\1Written.", filled)
+    filled = filled.replace("- [ ] TODO: a check or command that tells this failure from its look-alikes", "- [ ] Read the cache header.")
+    filled = filled.replace("1. TODO: the most likely fix first, with code where the fix is code.", "1. Delete the cache.")
+    path.write_text(filled)
+    check = run("check", str(path), "--entries", str(content))
+    assert check.returncode == 0, check.stderr
+    assert check.stdout == "Checked 1 entry: no problems.\n"
