@@ -1,0 +1,61 @@
+"""The real encyclopedia in entries/: it builds, passes every contributor check, and its
+frontmatter validates against the published JSON Schema with a standard validator."""
+
+import json
+from pathlib import Path
+
+import frontmatter
+import jsonschema
+import pytest
+
+from encyclopedia.checks import check_entries
+from encyclopedia.scaffold import docs_text, schema_text
+from encyclopedia.site import Project
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRY_FILES = sorted((ROOT / "entries").glob("*.md"))
+PROJECT = Project.at(ROOT)
+
+
+def test_the_starter_encyclopedia_has_the_58_catalogued_entries():
+    assert len(ENTRY_FILES) == 58
+
+
+def test_every_entry_passes_check_including_the_search_self_test():
+    problems, count = check_entries(PROJECT)
+    assert [p.format() for p in problems] == []
+    assert count == 58
+
+
+def test_committed_schema_and_field_docs_are_generated_from_the_schema_module():
+    assert (ROOT / "schema" / "entry.schema.json").read_text() == schema_text(PROJECT), "run: python build.py schema"
+    docs = (ROOT / "docs" / "entry-format.md").read_text()
+    assert docs == docs_text(docs), "run: python build.py schema"
+
+
+@pytest.mark.parametrize("path", ENTRY_FILES, ids=lambda p: p.stem)
+def test_entry_frontmatter_validates_against_the_published_schema(path):
+    schema = json.loads((ROOT / "schema" / "entry.schema.json").read_text())
+    meta = frontmatter.load(path).metadata
+    meta["updated"] = meta["updated"].isoformat()  # YAML reads the date as a date; JSON has strings
+    jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(meta)
+
+
+@pytest.mark.parametrize("path", ENTRY_FILES, ids=lambda p: p.stem)
+def test_entry_has_two_references_and_specific_signatures(path):
+    meta = frontmatter.load(path).metadata
+    assert len(meta["references"]) >= 2
+    for sig in meta["signatures"]:
+        text = sig if isinstance(sig, str) else sig["text"]
+        assert text.strip().lower() not in {"runtimeerror", "cuda error", "nccl error", "error"}
+
+
+def test_schema_rejects_what_the_checker_rejects():
+    schema = json.loads((ROOT / "schema" / "entry.schema.json").read_text())
+    meta = frontmatter.load(ENTRY_FILES[0]).metadata
+    meta["updated"] = meta["updated"].isoformat()
+    validator = jsonschema.Draft202012Validator(schema)
+    for change in ({"severity": "severe"}, {"tags": ["FP16"]}, {"titel": "x"}, {"title": False},
+                   {"references": [{"title": "x", "url": "ftp://x"}]}, {"category": "gpu"}):
+        bad = dict(meta, **change)
+        assert list(validator.iter_errors(bad)), change

@@ -1,0 +1,48 @@
+"""Python and JavaScript give identical results on every example log, the quality logs and
+variations of them (rank prefixes, ANSI colours, CRLF, Markdown quoting), and on queries."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from encyclopedia import matching
+from encyclopedia.site import Project, check_project
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def variations(text: str) -> list[str]:
+    lines = text.splitlines()
+    return [
+        text,
+        "\n".join(f"[rank{i % 4}]: {line}" for i, line in enumerate(lines)),
+        "\r\n".join(f"\x1b[31m{line}\x1b[0m" for line in lines),
+        "```\n" + "\n".join("> " + line for line in lines) + "\n```",
+        " ".join(lines),
+    ]
+
+
+def test_python_and_javascript_agree_on_every_result():
+    checked = check_project(Project.at(ROOT))
+    texts = []
+    for e in checked.entries:
+        for example in e.examples:
+            texts.extend(variations(example))
+    quality = ROOT / "tests" / "quality" / "logs"
+    if quality.is_dir():
+        texts.extend(p.read_text(encoding="utf-8", errors="replace") for p in sorted(quality.glob("*.log")))
+    queries = ["oom", "nccl timeout", "incorrect state", "cuda out of memry", "device-side asert",
+               "flash attention", "pad token", "weights_only", "bus error", "RuntimeError: CUDA error"]
+    node = shutil.which("node")
+    assert node, "Node 20 is required"
+    payload = json.dumps({"index": checked.search_index, "texts": texts, "queries": queries})
+    result = subprocess.run([node, "tests/js/run-search.mjs"], input=payload, cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    js = json.loads(result.stdout)
+    for i, text in enumerate(texts):
+        assert js["tokens"][i] == matching.tokenize(text), text[:200]
+        assert js["diagnose"][i] == matching.diagnose(checked.search_index, text), text[:200]
+    for i, q in enumerate(queries):
+        assert js["queries"][i] == matching.query(checked.search_index, q), q
