@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build, serve and check the ML Failure Encyclopedia: `python build.py --help`."""
+"""Build, serve and check the ML Failure Encyclopedia: `python3 build.py --help`."""
 
 import sys
 from pathlib import Path

@@ -361,6 +361,15 @@ function prepareQuery(index) {
   return result;
 }
 
+/**
+ * The index with search/details.json merged in (summaries and systems, which free-text queries
+ * also search). The site publishes them apart to keep search/index.json small.
+ */
+export function withDetails(index, details) {
+  const extra = (details && details.entries) || {};
+  return { ...index, entries: index.entries.map((e) => ({ ...e, ...(extra[e.slug] || {}) })) };
+}
+
 /** Entries matching a short free-text query, best first; tolerant of prefixes and typos. */
 export function query(index, text, limit = 20) {
   const qi = prepareQuery(index);
@@ -376,7 +385,7 @@ export function query(index, text, limit = 20) {
       let quality;
       if (term === w) quality = 1.0;
       else if (w.length >= 2 && term.startsWith(w)) quality = 0.7;
-      else if (edits && editDistanceWithin(w, term, edits)) quality = 0.5;
+      else if (edits && term[0] === w[0] && editDistanceWithin(w, term, edits)) quality = 0.5;
       else continue;
       const gain = quality * idf;
       for (const [ei, fw] of postings) {

@@ -1,10 +1,11 @@
 // The search page: results as you type, and log triage in a worker. Everything stays in the
 // browser. Results are built from DOM text nodes; no user text is ever parsed as HTML.
-import { query } from "./diagnose.js";
+import { query, withDetails } from "./diagnose.js";
 
 const app = document.getElementById("search-app");
 const root = app.dataset.root;
 const indexUrl = new URL(app.dataset.index, document.baseURI).href;
+const detailsUrl = new URL(app.dataset.details, document.baseURI).href;
 const qBox = document.getElementById("q");
 const qStatus = document.getElementById("query-status");
 const qResults = document.getElementById("query-results");
@@ -20,10 +21,11 @@ const LARGE_PASTE = 1_000_000;
 let indexPromise = null;
 function loadIndex() {
   if (!indexPromise) {
-    indexPromise = fetch(indexUrl).then((r) => {
+    const get = (url) => fetch(url).then((r) => {
       if (!r.ok) throw new Error(`could not load the search index (${r.status})`);
       return r.json();
     });
+    indexPromise = Promise.all([get(indexUrl), get(detailsUrl)]).then(([index, details]) => withDetails(index, details));
   }
   return indexPromise;
 }

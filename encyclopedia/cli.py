@@ -24,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def make_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python build.py", description="Build, serve and check the ML Failure Encyclopedia.")
+    p = _Parser(prog="python3 build.py", description="Build, serve and check the ML Failure Encyclopedia.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     b = sub.add_parser("build", help="build entries/ into site/ (the default command)")
@@ -120,6 +120,9 @@ def cmd_build(root: Path, args) -> int:
     from .output import write_site
     from .site import build_site
     start = time.perf_counter()
+    if args.base_url is not None and not args.base_url.startswith(("http://", "https://")):
+        print(f"error: --base-url must be an http(s) address, got {args.base_url!r}", file=sys.stderr)
+        return EXIT_USAGE
     project = _project(root, args.entries)
     if not project.entries_dir.is_dir():
         print(f"error: no entries folder at {project.entries_dir}", file=sys.stderr)
@@ -221,7 +224,7 @@ def cmd_new(root: Path, args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(f"Wrote {_rel(path, root).rstrip('/')}")
-    print(f"Fill in every field, then run: python build.py check {_rel(path, root).rstrip('/')}")
+    print(f"Fill in every field, then run: python3 build.py check {_rel(path, root).rstrip('/')}")
     return EXIT_OK
 
 

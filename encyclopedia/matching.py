@@ -434,7 +434,8 @@ def prepare_query(index: dict) -> QueryIndex:
 
 
 def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
-    """Entries matching a short free-text query, best first; tolerant of prefixes and typos."""
+    """Entries matching a short free-text query, best first; tolerant of prefixes and of typos
+    after the first letter (as search engines commonly assume, to keep fuzzy matching cheap)."""
     qi = index if isinstance(index, QueryIndex) else prepare_query(index)
     words = _words(text)
     if not words:
@@ -449,7 +450,7 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
                 quality = 1.0
             elif len(w) >= 2 and term.startswith(w):
                 quality = 0.7
-            elif limit_edits and edit_distance_within(w, term, limit_edits):
+            elif limit_edits and term[0] == w[0] and edit_distance_within(w, term, limit_edits):
                 quality = 0.5
             else:
                 continue

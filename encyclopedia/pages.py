@@ -16,7 +16,7 @@ from .linking import Links
 from .loading import Entry
 from .markup import RenderedBody
 from .schema import entry_json_schema
-from .search_index import INDEX_URL, dump_index
+from .search_index import DETAILS_URL, INDEX_URL, dump_index, split_index
 from .taxonomy import Taxonomies, Term, category_name
 
 RECENT_LIMIT = 10
@@ -63,7 +63,8 @@ class PageRenderer:
             site=cfg, page_url=url, link=link, root=root or "./",
             canonical=urls.absolute(cfg.base_url, url if url != "404.html" else ""),
             category_name=category_name, severity_label=_severity_label,
-            role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url, index_url=INDEX_URL, **context)
+            role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url,
+            index_url=INDEX_URL, details_url=DETAILS_URL, **context)
         return html.encode("utf-8")
 
     # -- pages ---------------------------------------------------------------------------------
@@ -98,7 +99,9 @@ class PageRenderer:
                 put(urls.output_path(term.url), self.render_term(term, heading, index_url))
         put("search/index.html", self._render("search.html", "search/"))
         put("404.html", self._render("404.html", "404.html"))
-        put(INDEX_URL, dump_index(d.search_index))
+        lean, details = split_index(d.search_index)
+        put(INDEX_URL, dump_index(lean))
+        put(DETAILS_URL, dump_index(details))
         schema = entry_json_schema(d.config.category_keys)
         put("schema/entry.schema.json", (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         put("sitemap.xml", self.render_sitemap(files))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 from pathlib import Path
 
 from .config import load_config
 from .loading import SLUG_RE
 from .schema import RECOMMENDED_SECTIONS, entry_json_schema, fields_markdown
+from .site import THEME_ROOT
 from .urls import slugify
 
 SCHEMA_PATH = "schema/entry.schema.json"
@@ -17,9 +19,9 @@ DOCS_PATH = "docs/entry-format.md"
 
 TEMPLATE = """\
 ---
-# yaml-language-server: $schema=../schema/entry.schema.json
+# yaml-language-server: $schema={schema}
 # Every field is documented in docs/entry-format.md. Fill in each placeholder, then run:
-#   python build.py check {path}
+#   python3 build.py check {path}
 title: {title}
 # One of: {categories}
 category: TODO
@@ -84,8 +86,9 @@ def new_entry(project, title: str, slug: str | None = None, today: dt.date | Non
         raise FileExistsError(f"{_shown(path, project.root)} already exists; pick another title or --slug")
     config = load_config(project.config_path)
     sections = "\n\n".join(f"## {name}\n\n{SECTION_HINTS[name]}" for name in RECOMMENDED_SECTIONS)
+    schema = Path(os.path.relpath(THEME_ROOT / SCHEMA_PATH, path.parent)).as_posix()
     text = TEMPLATE.format(
-        path=_shown(path, project.root), title=json.dumps(title),
+        path=_shown(path, project.root), title=json.dumps(title), schema=schema,
         categories=", ".join(config.category_keys),
         today=(today or dt.date.today()).isoformat(), sections=sections)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,16 +9,22 @@ from .loading import Entry
 
 INDEX_VERSION = 1
 INDEX_URL = "search/index.json"
+DETAILS_URL = "search/details.json"
+# Fields kept out of index.json to keep the file every search needs small; the search page loads
+# them from details.json for free-text queries and result summaries.
+DETAIL_FIELDS = ("summary", "systems")
 
 
 def build_search_index(entries: list[Entry]) -> dict:
-    """The index as a JSON-ready dict; entries in slug order, so the same input gives the same file.
+    """The whole index as a JSON-ready dict, entries in slug order (the same input gives the same
+    file). `split_index` divides it into the two published files.
 
     Format (version 1), documented in docs/search.md:
       version  int
       entries  [{slug, url, title, category, severity, role, tags, systems, summary,
-                 signatures: [[text, variant], ...], aliases: [...]}]
-      weights  {word: weight in (0, 1]} for every word of every signature and alias
+                 signatures: [[text] or [text, variant], ...], aliases: [...] (only when any)}]
+      weights  {word: weight in (0, 1)} for the words of signatures and aliases that weigh less
+               than 1; any other word weighs 1
     """
     entries = sorted(entries, key=lambda e: e.slug)
     items = []
@@ -51,8 +57,18 @@ def build_search_index(entries: list[Entry]) -> dict:
     return {
         "version": INDEX_VERSION,
         "entries": items,
-        "weights": matching.compute_weights(documents, vocabulary),
+        "weights": {w: v for w, v in matching.compute_weights(documents, vocabulary).items() if v < 1.0},
     }
+
+
+def split_index(index: dict) -> tuple[dict, dict]:
+    """(search/index.json, search/details.json): the matching index without DETAIL_FIELDS, and
+    those fields by slug."""
+    lean = {**index, "entries": [{k: v for k, v in e.items() if k not in DETAIL_FIELDS}
+                                 for e in index["entries"]]}
+    details = {"version": index["version"],
+               "entries": {e["slug"]: {k: e[k] for k in DETAIL_FIELDS if k in e} for e in index["entries"]}}
+    return lean, details
 
 
 def dump_index(index: dict) -> bytes:

@@ -28,9 +28,9 @@ def test_every_entry_passes_check_including_the_search_self_test():
 
 
 def test_committed_schema_and_field_docs_are_generated_from_the_schema_module():
-    assert (ROOT / "schema" / "entry.schema.json").read_text() == schema_text(PROJECT), "run: python build.py schema"
+    assert (ROOT / "schema" / "entry.schema.json").read_text() == schema_text(PROJECT), "run: python3 build.py schema"
     docs = (ROOT / "docs" / "entry-format.md").read_text()
-    assert docs == docs_text(docs), "run: python build.py schema"
+    assert docs == docs_text(docs), "run: python3 build.py schema"
 
 
 @pytest.mark.parametrize("path", ENTRY_FILES, ids=lambda p: p.stem)

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from encyclopedia import matching
+from encyclopedia.search_index import split_index
 from encyclopedia.site import Project, check_project
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,9 @@ def test_python_and_javascript_agree_on_every_result():
                "flash attention", "pad token", "weights_only", "bus error", "RuntimeError: CUDA error"]
     node = shutil.which("node")
     assert node, "Node 20 is required"
-    payload = json.dumps({"index": checked.search_index, "texts": texts, "queries": queries})
+    lean, details = split_index(checked.search_index)
+    payload = json.dumps({"index": checked.search_index, "texts": texts, "queries": queries,
+                          "lean": lean, "details": details})
     result = subprocess.run([node, "tests/js/run-search.mjs"], input=payload, cwd=ROOT,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr

@@ -184,12 +184,17 @@ def test_search_index_is_versioned_sorted_and_complete(fixture_site):
     assert index["version"] == 1
     assert [e["slug"] for e in index["entries"]] == ["launcher-exit", "tiny-warning", "widget-overflow"]
     widget = index["entries"][2]
+    assert set(widget) == {"slug", "url", "title", "category", "severity", "role", "tags", "signatures", "aliases"}
     assert widget["url"] == "entries/widget-overflow/"
     assert widget["signatures"][0] == ["WidgetError: widget buffer overflowed after {n} frobs", "Widget 2.x"]
     assert widget["signatures"][1] == ["widget buffer exhausted (capacity {n})"]
     assert widget["aliases"] == ["frobnicator ran dry"]
-    assert {"slug", "url", "title", "category", "severity", "role", "tags", "signatures"} <= set(widget)
-    assert index["weights"]["frobs"] == 1.0
+    assert "frobs" not in index["weights"]  # a word of one entry weighs 1, the default
+    assert 0 < index["weights"]["the"] < 0.2
+    details = json.loads(fixture_site["search/details.json"])
+    assert details["entries"]["widget-overflow"] == {
+        "summary": "The widget buffer overflowed; *reduce* the batch. Text like <b>this</b> stays text.",
+        "systems": ["PyTorch", "Widget++"]}
 
 
 def test_same_input_builds_byte_identical_output():
