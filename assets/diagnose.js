@@ -43,7 +43,7 @@ const KEEP_DIGIT_WORDS = new Set(
   ("fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 " +
    "float64 bfloat16 e4m3 e5m2").split(" "),
 );
-const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]+[a-z]?$/;
+const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
 
 /** Lines without ANSI codes or log prefixes, each {text, rank}. */
 export function splitLines(text) {
@@ -112,6 +112,8 @@ const MIN_INFO = 1.2;
 const FULL_INFO = 2.4;
 const SAME_FAILURE = 0.85;
 const ROOT_SHARE = 0.6;
+const WITHOUT_TOP_COVERAGE = 0.85;
+const ALIAS_GAP = 1;
 
 const prepared = new WeakMap();
 
@@ -165,6 +167,9 @@ function bisectLeft(arr, x) {
 }
 
 function align(sig, anchor, pos, positions) {
+  const maxGap = sig.kind === "alias" ? ALIAS_GAP : MAX_GAP;
+  const heaviest = sig.anchors[0];
+  let topFound = anchor === heaviest;
   let found = sig.weights[anchor];
   let first = pos, last = pos;
   let cur = pos, slack = 0;
@@ -174,8 +179,8 @@ function align(sig, anchor, pos, positions) {
     const plist = positions.get(t);
     if (plist) {
       const j = bisectRight(plist, cur);
-      if (j < plist.length && plist[j] <= cur + MAX_GAP + slack) {
-        cur = plist[j]; found += sig.weights[i]; last = cur; slack = 0; continue;
+      if (j < plist.length && plist[j] <= cur + maxGap + slack) {
+        cur = plist[j]; found += sig.weights[i]; topFound ||= i === heaviest; last = cur; slack = 0; continue;
       }
     }
     slack += MISS_GAP;
@@ -187,13 +192,13 @@ function align(sig, anchor, pos, positions) {
     const plist = positions.get(t);
     if (plist) {
       const j = bisectLeft(plist, cur) - 1;
-      if (j >= 0 && plist[j] >= cur - MAX_GAP - slack) {
-        cur = plist[j]; found += sig.weights[i]; first = cur; slack = 0; continue;
+      if (j >= 0 && plist[j] >= cur - maxGap - slack) {
+        cur = plist[j]; found += sig.weights[i]; topFound ||= i === heaviest; first = cur; slack = 0; continue;
       }
     }
     slack += MISS_GAP;
   }
-  return [found, first, last];
+  return [found, first, last, topFound];
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
@@ -234,6 +239,7 @@ export function diagnose(index, text) {
   const candidates = [...candidateSet].sort((a, b) => a - b);
   for (const si of candidates) {
     const sig = prep.signatures[si];
+    const minCoverage = sig.kind === "alias" ? 0.999 : MIN_COVERAGE;
     const occurrences = [];
     for (const anchor of sig.anchors) {
       const plist = positions.get(sig.tokens[anchor]);
@@ -241,7 +247,10 @@ export function diagnose(index, text) {
       const limit = Math.min(plist.length, MAX_OCCURRENCES);
       for (let k = 0; k < limit; k++) {
         const o = align(sig, anchor, plist[k], positions);
-        if (o[0] / sig.total >= MIN_COVERAGE && o[0] >= MIN_INFO) occurrences.push(o);
+        const coverage = o[0] / sig.total;
+        // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
+        // different failure unless nearly everything else matches.
+        if (coverage >= minCoverage && o[0] >= MIN_INFO && (o[3] || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push(o);
       }
     }
     if (!occurrences.length) continue;
@@ -269,10 +278,11 @@ export function diagnose(index, text) {
     else alternatives.push([ei, m, owner[0]]);
   }
   primaries.sort((a, b) => (a[1][1] - b[1][1]) || (b[1][0] - a[1][0]));
-  const causes = primaries.filter(([ei]) => (prep.entries[ei].role || "cause") === "cause");
+  // The root cause: the earliest cause that is nearly as strong as the strongest match, so a
+  // faint cause does not displace a clear consequence.
   let strongest = 0;
-  for (const [, m] of causes) if (m[0] > strongest) strongest = m[0];
-  let root = causes.find(([, m]) => m[0] >= strongest * ROOT_SHARE);
+  for (const [, m] of primaries) if (m[0] > strongest) strongest = m[0];
+  let root = primaries.find(([ei, m]) => (prep.entries[ei].role || "cause") === "cause" && m[0] >= strongest * ROOT_SHARE);
   if (root === undefined && primaries.length) root = primaries[0];
   const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
 

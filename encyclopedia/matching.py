@@ -54,7 +54,7 @@ KEEP_DIGIT_WORDS = frozenset(
     "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
     "float64 bfloat16 e4m3 e5m2".split()
 )
-VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]+[a-z]?")
+VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,9 @@ MIN_COVERAGE = 0.6     # share of a signature's weight that must be found
 MIN_INFO = 1.2         # weight that must be found, so short common phrases never match alone
 FULL_INFO = 2.4        # matched weight at which confidence stops growing
 SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
-ROOT_SHARE = 0.6       # a root cause must score at least this share of the best cause's score
+ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
+WITHOUT_TOP_COVERAGE = 0.85  # coverage needed when the heaviest word is missing
+ALIAS_GAP = 1          # aliases are phrases: their words must stand (almost) together, all of them
 
 
 def round3(x: float) -> float:
@@ -256,9 +258,13 @@ class Match:
         }
 
 
-def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tuple[float, int, int]:
-    """Weight found, first and last position when the anchor word sits at pos."""
+def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tuple[float, int, int, bool]:
+    """Weight found, first and last position, and whether the heaviest word was found, when the
+    anchor word sits at pos."""
+    max_gap = ALIAS_GAP if sig.kind == "alias" else MAX_GAP
     found = sig.weights[anchor]
+    heaviest = sig.anchors[0]
+    top_found = anchor == heaviest
     first = last = pos
     # forward
     cur, slack = pos, 0
@@ -270,9 +276,10 @@ def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tu
         plist = positions.get(t)
         if plist:
             j = bisect_right(plist, cur)
-            if j < len(plist) and plist[j] <= cur + MAX_GAP + slack:
+            if j < len(plist) and plist[j] <= cur + max_gap + slack:
                 cur = plist[j]
                 found += sig.weights[i]
+                top_found = top_found or i == heaviest
                 last = cur
                 slack = 0
                 continue
@@ -287,14 +294,15 @@ def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tu
         plist = positions.get(t)
         if plist:
             j = bisect_left(plist, cur) - 1
-            if j >= 0 and plist[j] >= cur - MAX_GAP - slack:
+            if j >= 0 and plist[j] >= cur - max_gap - slack:
                 cur = plist[j]
                 found += sig.weights[i]
+                top_found = top_found or i == heaviest
                 first = cur
                 slack = 0
                 continue
         slack += MISS_GAP
-    return found, first, last
+    return found, first, last, top_found
 
 
 def diagnose(index: dict | Prepared, text: str) -> list[dict]:
@@ -321,14 +329,19 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
     candidates = sorted({si for tok in positions for si in prep.by_token.get(tok, ())})
     for si in candidates:
         sig = prep.signatures[si]
+        min_coverage = 0.999 if sig.kind == "alias" else MIN_COVERAGE
         occurrences = []  # (found, first, last)
         for anchor in sig.anchors:
             plist = positions.get(sig.tokens[anchor])
             if not plist:
                 continue
             for pos in plist[:MAX_OCCURRENCES]:
-                found, first, last = _align(sig, anchor, pos, positions)
-                if found / sig.total >= MIN_COVERAGE and found >= MIN_INFO:
+                found, first, last, top_found = _align(sig, anchor, pos, positions)
+                coverage = found / sig.total
+                # Missing the signature's most telling word (SIGKILL where the log says SIGABRT)
+                # is a different failure unless nearly everything else matches.
+                if (coverage >= min_coverage and found >= MIN_INFO
+                        and (top_found or coverage >= WITHOUT_TOP_COVERAGE)):
                     occurrences.append((found, first, last))
         if not occurrences:
             continue
@@ -352,9 +365,11 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         else:
             alternatives.append((ei, m, owner))
     primaries.sort(key=lambda p: (p[1][1], -p[1][0]))
-    causes = [p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"]
-    strongest = max((p[1][0] for p in causes), default=0.0)
-    root = next((p for p in causes if p[1][0] >= strongest * ROOT_SHARE), primaries[0] if primaries else None)
+    # The root cause: the earliest cause that is nearly as strong as the strongest match, so a
+    # faint cause does not displace a clear consequence.
+    strongest = max((p[1][0] for p in primaries), default=0.0)
+    root = next((p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"
+                 and p[1][0] >= strongest * ROOT_SHARE), primaries[0] if primaries else None)
     result_order = ([root] if root else []) + [p for p in primaries if p is not root]
 
     def build(ei, m, root_cause, alt_of):

@@ -93,8 +93,8 @@ def _snapshot(project: Project) -> dict:
     return out
 
 
-def _watch(dev: DevSite, stop: threading.Event) -> None:
-    last = _snapshot(dev.project)
+def _watch(dev: DevSite, stop: threading.Event, last: dict) -> None:
+    """Rebuild whenever the inputs differ from `last`, the snapshot the current build was made from."""
     while not stop.wait(POLL_SECONDS):
         now = _snapshot(dev.project)
         if now != last:
@@ -172,6 +172,7 @@ def serve(root: Path, entries: Path | None, port: int, base_url: str | None = No
     """Serve until interrupted (or until `stop` is set). Returns the exit code."""
     project = Project.at(root, entries.resolve() if entries else None)
     dev = DevSite(project, base_url or f"http://127.0.0.1:{port}/")
+    snapshot = _snapshot(project)  # taken before building, so no change is missed
     dev.rebuild()
     try:
         httpd = ThreadingHTTPServer(("127.0.0.1", port), make_handler(dev))
@@ -180,7 +181,7 @@ def serve(root: Path, entries: Path | None, port: int, base_url: str | None = No
         return 2
     httpd.daemon_threads = True
     stop = stop or threading.Event()
-    watcher = threading.Thread(target=_watch, args=(dev, stop), daemon=True)
+    watcher = threading.Thread(target=_watch, args=(dev, stop, snapshot), daemon=True)
     watcher.start()
     print(f"Serving on http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl+C to stop); "
           "rebuilding when entries, templates or assets change.", file=sys.stderr)

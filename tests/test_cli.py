@@ -147,7 +147,8 @@ def test_new_writes_a_scaffold_that_check_rejects_until_filled_in(content):
     path = content / "gizmo-cache-corrupted-bad-magic.md"
     assert path.exists() and str(path.name) in result.stdout
     text = path.read_text()
-    assert text.startswith("---\n# yaml-language-server: $schema=../schema/entry.schema.json\n")
+    modeline = re.match(r"---\n# yaml-language-server: \$schema=(\S+)\n", text)
+    assert modeline and (path.parent / modeline.group(1)).resolve() == ROOT / "schema" / "entry.schema.json"
     for section in ("## Why it happens", "## What you'll observe", "## How to confirm", "## The fix", "## Prevention"):
         assert section in text
 
