@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from jinja2 import TemplateError
+
 from .problems import BuildError, Problem
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -91,6 +93,10 @@ def main(argv: list[str] | None = None, root: Path | None = None) -> int:
             return cmd_schema(root)
     except BuildError as exc:
         report_problems(exc.problems)
+        return EXIT_PROBLEMS
+    except TemplateError as exc:
+        where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "lineno", None) and getattr(exc, "filename", None) else ""
+        print(f"{where}template error: {exc.message or exc}", file=sys.stderr)
         return EXIT_PROBLEMS
     except KeyboardInterrupt:
         return 130
