@@ -113,6 +113,7 @@ const FULL_INFO = 2.4;
 const SAME_FAILURE = 0.85;
 const ROOT_SHARE = 0.6;
 const WITHOUT_TOP_COVERAGE = 0.85;
+const CONTEXT_LINES = 2;
 const ALIAS_GAP = 1;
 
 const prepared = new WeakMap();
@@ -207,7 +208,7 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
  * The failures a log shows: the root cause first, then the others in order of first
  * occurrence, then weaker alternative explanations of the same lines. Each result is
  * {slug, title, url, score, line, end_line, rank, category, severity, role, signature,
- *  variant, matched_by, text, root_cause, alternative_to}.
+ *  variant, matched_by, text, before, after, root_cause, alternative_to}.
  */
 export function diagnose(index, text) {
   const prep = prepare(index);
@@ -290,13 +291,17 @@ export function diagnose(index, text) {
     const e = prep.entries[ei];
     const [score, first, last, sig] = m;
     const l1 = streamLine[first], l2 = streamLine[last];
-    const snippet = [];
-    for (let i = l1; i <= Math.min(l2, l1 + 5); i++) snippet.push(lines[i].text);
+    const shownEnd = Math.min(l2, l1 + 5);
+    const snippet = [], before = [], after = [];
+    for (let i = l1; i <= shownEnd; i++) snippet.push(lines[i].text);
+    for (let i = Math.max(0, l1 - CONTEXT_LINES); i < l1; i++) before.push(lines[i].text);
+    for (let i = shownEnd + 1; i < Math.min(lines.length, shownEnd + 1 + CONTEXT_LINES); i++) after.push(lines[i].text);
     return {
       slug: e.slug, title: e.title, url: e.url, score, line: l1 + 1, end_line: l2 + 1,
       rank: lines[l1].rank, category: e.category, severity: e.severity, role: e.role || "cause",
       signature: sig.text, variant: sig.variant, matched_by: sig.kind,
-      text: snippet.join("\n").slice(0, 2000), root_cause: rootCause, alternative_to: altOf,
+      text: snippet.join("\n").slice(0, 2000), before: before.join("\n").slice(-1000),
+      after: after.join("\n").slice(0, 1000), root_cause: rootCause, alternative_to: altOf,
     };
   };
   const out = resultOrder.map(([ei, m], i) =>
@@ -311,6 +316,7 @@ function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 // Free-text query
 
 const FIELD_WEIGHTS = { title: 3.0, alias: 2.5, tag: 2.5, slug: 2.0, signature: 2.0, system: 1.5, category: 1.0, summary: 1.0 };
+const MORE_FIELDS_SHARE = 0.1;
 const QUERY_STOPWORDS = new Set("a an and the of in on to for is with my when how why what error".split(" "));
 
 function words(text) {
@@ -353,13 +359,19 @@ function prepareQuery(index) {
     for (const s of e.systems || []) fields.push(["system", s]);
     for (const s of e.signatures) fields.push(["signature", s[0]]);
     for (const a of e.aliases || []) fields.push(["alias", a]);
+    const found = new Map(); // word -> Map(field -> weight)
     for (const [field, text] of fields) {
-      const w = FIELD_WEIGHTS[field];
       for (const word of words(text)) {
-        let slot = terms.get(word);
-        if (!slot) { slot = new Map(); terms.set(word, slot); }
-        if ((slot.get(ei) || 0) < w) slot.set(ei, w);
+        if (!found.has(word)) found.set(word, new Map());
+        found.get(word).set(field, FIELD_WEIGHTS[field]);
       }
+    }
+    for (const [word, byField] of found) {
+      // The best field counts fully, each other field a little (see matching.py).
+      let best = 0, sum = 0;
+      for (const w of byField.values()) { sum += w; if (w > best) best = w; }
+      if (!terms.has(word)) terms.set(word, new Map());
+      terms.get(word).set(ei, best + MORE_FIELDS_SHARE * (sum - best));
     }
     const texts = [e.title, ...e.signatures.map((s) => s[0]), ...(e.aliases || [])];
     phrases.push(texts.map((t) => words(t).join(" ")));
@@ -421,4 +433,24 @@ export function query(index, text, limit = 20) {
     return { slug: e.slug, title: e.title, url: e.url, category: e.category, severity: e.severity,
       summary: e.summary || "", score: round3(total) };
   });
+}
+
+/**
+ * What the search box shows for any input: the failures diagnosed in it first (so one pasted
+ * error line finds its entry), then free-text query results not already listed.
+ */
+export function search(index, text, limit = 20) {
+  const bySlug = new Map(index.entries.map((e) => [e.slug, e]));
+  const out = [];
+  const seen = new Set();
+  for (const m of diagnose(index, text)) {
+    if (seen.has(m.slug)) continue;
+    seen.add(m.slug);
+    out.push({ slug: m.slug, title: m.title, url: m.url, category: m.category, severity: m.severity,
+      summary: bySlug.get(m.slug).summary || "", score: m.score, matched: m.signature });
+  }
+  for (const r of query(index, text, limit)) {
+    if (!seen.has(r.slug)) { seen.add(r.slug); out.push({ ...r, matched: null }); }
+  }
+  return out.slice(0, limit);
 }

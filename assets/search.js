@@ -1,6 +1,6 @@
 // The search page: results as you type, and log triage in a worker. Everything stays in the
 // browser. Results are built from DOM text nodes; no user text is ever parsed as HTML.
-import { query, withDetails } from "./diagnose.js";
+import { search, withDetails } from "./diagnose.js";
 
 const app = document.getElementById("search-app");
 const root = app.dataset.root;
@@ -68,10 +68,13 @@ async function runQuery() {
   }
   let index;
   try { index = await loadIndex(); } catch (error) { qStatus.textContent = String(error.message); return; }
-  const results = query(index, text, 20);
+  const results = search(index, text, 20);
   qStatus.textContent = results.length ? `${results.length} result${results.length === 1 ? "" : "s"}` : "No entry matches. Try fewer words, or paste the whole error into the log triage below.";
   for (const r of results) {
-    qResults.append(el("li", {}, entryLink(r), " ", badges(r), el("p", {}, r.summary)));
+    const item = el("li", {}, entryLink(r), " ", badges(r));
+    if (r.matched) item.append(el("div", { class: "why" }, `Matches the error “${r.matched}”`));
+    item.append(el("p", {}, r.summary));
+    qResults.append(item);
   }
 }
 
@@ -120,7 +123,10 @@ function showTriage(data) {
     logResults.append(el("li", {},
       el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),
       el("div", { class: "why" }, `${where} · confidence ${r.score.toFixed(2)} · matched “${r.signature}”` + (r.variant ? ` (${r.variant})` : "")),
-      el("pre", { class: "log" }, el("code", {}, r.text))));
+      el("pre", { class: "log" }, el("code", {},
+        ...(r.before ? [el("span", { class: "context" }, r.before + "\n")] : []),
+        el("mark", {}, r.text),
+        ...(r.after ? [el("span", { class: "context" }, "\n" + r.after)] : [])))));
   }
 }
 

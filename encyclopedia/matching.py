@@ -171,6 +171,7 @@ FULL_INFO = 2.4        # matched weight at which confidence stops growing
 SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
 ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
 WITHOUT_TOP_COVERAGE = 0.85  # coverage needed when the heaviest word is missing
+CONTEXT_LINES = 2      # log lines shown around a match
 ALIAS_GAP = 1          # aliases are phrases: their words must stand (almost) together, all of them
 
 
@@ -245,6 +246,8 @@ class Match:
     variant: str
     kind: str
     text: str  # the log text of the first occurrence
+    before: str  # up to CONTEXT_LINES lines before it
+    after: str  # and after it
     root_cause: bool
     alternative_to: str | None
 
@@ -254,7 +257,8 @@ class Match:
             "line": self.line, "end_line": self.end_line, "rank": self.rank,
             "category": self.category, "severity": self.severity, "role": self.role,
             "signature": self.signature, "variant": self.variant, "matched_by": self.kind,
-            "text": self.text, "root_cause": self.root_cause, "alternative_to": self.alternative_to,
+            "text": self.text, "before": self.before, "after": self.after,
+            "root_cause": self.root_cause, "alternative_to": self.alternative_to,
         }
 
 
@@ -376,10 +380,13 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         e = prep.entries[ei]
         score, first, last, sig = m
         l1, l2 = stream_line[first], stream_line[last]
-        snippet = "\n".join(lines[i].text for i in range(l1, min(l2, l1 + 5) + 1))
+        shown_end = min(l2, l1 + 5)
+        snippet = "\n".join(lines[i].text for i in range(l1, shown_end + 1))
+        before = "\n".join(lines[i].text for i in range(max(0, l1 - CONTEXT_LINES), l1))
+        after = "\n".join(lines[i].text for i in range(shown_end + 1, min(len(lines), shown_end + 1 + CONTEXT_LINES)))
         return Match(e["slug"], e["title"], e["url"], e["category"], e["severity"],
                      e.get("role", "cause"), score, l1 + 1, l2 + 1, lines[l1].rank, sig.text,
-                     sig.variant, sig.kind, snippet[:2000], root_cause, alt_of)
+                     sig.variant, sig.kind, snippet[:2000], before[-1000:], after[:1000], root_cause, alt_of)
 
     out = [build(ei, m, i == 0 and prep.entries[ei].get("role", "cause") == "cause", None)
            for i, (ei, m) in enumerate(result_order)]
@@ -392,6 +399,7 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
 
 FIELD_WEIGHTS = {"title": 3.0, "alias": 2.5, "tag": 2.5, "slug": 2.0, "signature": 2.0,
                  "system": 1.5, "category": 1.0, "summary": 1.0}
+MORE_FIELDS_SHARE = 0.1
 QUERY_STOPWORDS = frozenset("a an and the of in on to for is with my when how why what error".split())
 
 
@@ -435,12 +443,15 @@ def prepare_query(index: dict) -> QueryIndex:
         fields += [("system", s) for s in e.get("systems", [])]
         fields += [("signature", s[0]) for s in e["signatures"]]
         fields += [("alias", a) for a in e.get("aliases", [])]
+        found: dict[str, dict[str, float]] = {}  # word -> {field: weight}
         for field, text in fields:
-            w = FIELD_WEIGHTS[field]
             for word in _words(text):
-                slot = terms.setdefault(word, {})
-                if slot.get(ei, 0) < w:
-                    slot[ei] = w
+                found.setdefault(word, {})[field] = FIELD_WEIGHTS[field]
+        for word, by_field in found.items():
+            # The best field counts fully, each other field a little: a word in the title, the
+            # tags and the signatures is more central to an entry than one in its title alone.
+            best = max(by_field.values())
+            terms.setdefault(word, {})[ei] = best + MORE_FIELDS_SHARE * (sum(by_field.values()) - best)
         phrase_texts = [e["title"]] + [s[0] for s in e["signatures"]] + list(e.get("aliases", []))
         phrases.append(tuple(" ".join(_words(t)) for t in phrase_texts))
     n = max(1, len(index["entries"]))
@@ -496,3 +507,22 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
                     "category": e["category"], "severity": e["severity"],
                     "summary": e.get("summary", ""), "score": round3(total)})
     return out
+
+
+def search(index: dict, text: str, limit: int = 20) -> list[dict]:
+    """What the search box shows for any input: the failures diagnosed in it first (so one pasted
+    error line finds its entry), then free-text query results not already listed."""
+    details = {e["slug"]: e for e in index["entries"]}
+    out, seen = [], set()
+    for m in diagnose_matches(index, text):
+        if m.slug in seen:
+            continue
+        seen.add(m.slug)
+        out.append({"slug": m.slug, "title": m.title, "url": m.url, "category": m.category,
+                    "severity": m.severity, "summary": details[m.slug].get("summary", ""),
+                    "score": m.score, "matched": m.signature})
+    for r in query(index, text, limit):
+        if r["slug"] not in seen:
+            seen.add(r["slug"])
+            out.append({**r, "matched": None})
+    return out[:limit]

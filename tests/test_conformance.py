@@ -43,3 +43,12 @@ def test_query(case):
         assert results[: len(case["top"])] == case["top"]
     else:
         assert results == []
+
+
+@pytest.mark.parametrize("case", CASES["search"], ids=lambda c: c["name"])
+def test_search(case):
+    results = [r["slug"] for r in matching.search(INDEX, case["q"])]
+    if case["top"]:
+        assert results[: len(case["top"])] == case["top"]
+    else:
+        assert results == []

@@ -34,7 +34,8 @@ def test_python_and_javascript_agree_on_every_result():
     if quality.is_dir():
         texts.extend(p.read_text(encoding="utf-8", errors="replace") for p in sorted(quality.glob("*.log")))
     queries = ["oom", "nccl timeout", "incorrect state", "cuda out of memry", "device-side asert",
-               "flash attention", "pad token", "weights_only", "bus error", "RuntimeError: CUDA error"]
+               "flash attention", "pad token", "weights_only", "bus error", "RuntimeError: CUDA error",
+               "RuntimeError: CUDA error: an illegal memory access was encountered"]
     node = shutil.which("node")
     assert node, "Node 20 is required"
     lean, details = split_index(checked.search_index)
@@ -49,3 +50,4 @@ def test_python_and_javascript_agree_on_every_result():
         assert js["diagnose"][i] == matching.diagnose(checked.search_index, text), text[:200]
     for i, q in enumerate(queries):
         assert js["queries"][i] == matching.query(checked.search_index, q), q
+        assert js["searches"][i] == matching.search(checked.search_index, q), q

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { diagnose, query, splitLines, tokenize } from "../../assets/diagnose.js";
+import { diagnose, query, search, splitLines, tokenize } from "../../assets/diagnose.js";
 
 const here = new URL("../conformance/", import.meta.url);
 const cases = JSON.parse(readFileSync(new URL("cases.json", here), "utf8"));
@@ -30,6 +30,14 @@ for (const c of cases.diagnose) {
 for (const c of cases.query) {
   test(`query: ${c.name}`, () => {
     const results = query(index, c.q).map((r) => r.slug);
+    if (c.top.length) assert.deepEqual(results.slice(0, c.top.length), c.top);
+    else assert.deepEqual(results, []);
+  });
+}
+
+for (const c of cases.search) {
+  test(`search: ${c.name}`, () => {
+    const results = search(index, c.q).map((r) => r.slug);
     if (c.top.length) assert.deepEqual(results.slice(0, c.top.length), c.top);
     else assert.deepEqual(results, []);
   });

@@ -1,6 +1,6 @@
 // Reads {index, texts, queries, lean?, details?} as JSON on stdin; prints what diagnose.js returns for each, as
 // JSON. tests/test_parity.py compares it with the Python implementation.
-import { diagnose, query, tokenize, withDetails } from "../../assets/diagnose.js";
+import { diagnose, query, search, tokenize, withDetails } from "../../assets/diagnose.js";
 
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
@@ -11,4 +11,5 @@ process.stdout.write(JSON.stringify({
   diagnose: texts.map((t) => diagnose(index, t)),
   tokens: texts.map((t) => tokenize(t)),
   queries: queries.map((q) => query(merged, q)),
+  searches: queries.map((q) => search(merged, q)),
 }));
