@@ -392,8 +392,11 @@ export function withDetails(index, details) {
   return { ...index, entries: index.entries.map((e) => ({ ...e, ...(extra[e.slug] || {}) })) };
 }
 
-/** Entries matching a short free-text query, best first; tolerant of prefixes and typos. */
-export function query(index, text, limit = 20) {
+/**
+ * Entries matching a short free-text query, best first; tolerant of prefixes and of typos after
+ * the first letter. Entries matching every query word come first, or alone when `requireAll`.
+ */
+export function query(index, text, limit = 20, requireAll = false) {
   const qi = prepareQuery(index);
   const ws = words(text);
   if (!ws.length) return [];
@@ -427,7 +430,9 @@ export function query(index, text, limit = 20) {
     ranked.push({ hits, key: Math.round(total * 1e6) / 1e6, slug: qi.entries[ei].slug, ei, total });
   }
   ranked.sort((a, b) => (b.hits - a.hits) || (b.key - a.key) || cmp(a.slug, b.slug));
-  if (ranked.length && ranked[0].hits === required.length) ranked = ranked.filter((r) => r.hits === required.length);
+  if (requireAll || (ranked.length && ranked[0].hits === required.length)) {
+    ranked = ranked.filter((r) => r.hits === required.length);
+  }
   return ranked.slice(0, limit).map(({ ei, total }) => {
     const e = qi.entries[ei];
     return { slug: e.slug, title: e.title, url: e.url, category: e.category, severity: e.severity,
@@ -449,7 +454,8 @@ export function search(index, text, limit = 20) {
     out.push({ slug: m.slug, title: m.title, url: m.url, category: m.category, severity: m.severity,
       summary: bySlug.get(m.slug).summary || "", score: m.score, matched: m.signature });
   }
-  for (const r of query(index, text, limit)) {
+  // Once the text names a failure, only entries matching every word of it are worth adding.
+  for (const r of query(index, text, limit, out.length > 0)) {
     if (!seen.has(r.slug)) { seen.add(r.slug); out.push({ ...r, matched: null }); }
   }
   return out.slice(0, limit);

@@ -116,6 +116,7 @@ function showTriage(data) {
   for (const r of results) {
     let label = "Also in this log";
     if (r.root_cause) label = "Root cause";
+    else if (r === results[0]) label = r.role === "warning" ? "Warning (no failure found)" : "First failure (usually a consequence of another)";
     else if (r.alternative_to) label = "Also possible for the same lines";
     else if (r.role === "consequence") label = "Consequence";
     else if (r.role === "warning") label = "Warning";

@@ -459,9 +459,10 @@ def prepare_query(index: dict) -> QueryIndex:
     return QueryIndex(terms, idf, tuple(phrases), tuple(index["entries"]))
 
 
-def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
+def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: bool = False) -> list[dict]:
     """Entries matching a short free-text query, best first; tolerant of prefixes and of typos
-    after the first letter (as search engines commonly assume, to keep fuzzy matching cheap)."""
+    after the first letter (as search engines commonly assume, to keep fuzzy matching cheap).
+    Entries matching every query word come first, or alone when `require_all`."""
     qi = index if isinstance(index, QueryIndex) else prepare_query(index)
     words = _words(text)
     if not words:
@@ -498,7 +499,7 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20) -> list[dict]:
             total *= 1.5
         ranked.append((-hits, -math.floor(total * 1e6 + 0.5) / 1e6, qi.entries[ei]["slug"], ei, total))
     ranked.sort()
-    if ranked and -ranked[0][0] == len(required):
+    if require_all or (ranked and -ranked[0][0] == len(required)):
         ranked = [r for r in ranked if -r[0] == len(required)]
     out = []
     for _, _, _, ei, total in ranked[:limit]:
@@ -521,7 +522,8 @@ def search(index: dict, text: str, limit: int = 20) -> list[dict]:
         out.append({"slug": m.slug, "title": m.title, "url": m.url, "category": m.category,
                     "severity": m.severity, "summary": details[m.slug].get("summary", ""),
                     "score": m.score, "matched": m.signature})
-    for r in query(index, text, limit):
+    # Once the text names a failure, only entries matching every word of it are worth adding.
+    for r in query(index, text, limit, require_all=bool(out)):
         if r["slug"] not in seen:
             seen.add(r["slug"])
             out.append({**r, "matched": None})

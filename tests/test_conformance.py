@@ -48,7 +48,9 @@ def test_query(case):
 @pytest.mark.parametrize("case", CASES["search"], ids=lambda c: c["name"])
 def test_search(case):
     results = [r["slug"] for r in matching.search(INDEX, case["q"])]
-    if case["top"]:
+    if case.get("exact"):
+        assert results == case["top"]
+    elif case["top"]:
         assert results[: len(case["top"])] == case["top"]
     else:
         assert results == []

@@ -38,7 +38,8 @@ for (const c of cases.query) {
 for (const c of cases.search) {
   test(`search: ${c.name}`, () => {
     const results = search(index, c.q).map((r) => r.slug);
-    if (c.top.length) assert.deepEqual(results.slice(0, c.top.length), c.top);
+    if (c.exact) assert.deepEqual(results, c.top);
+    else if (c.top.length) assert.deepEqual(results.slice(0, c.top.length), c.top);
     else assert.deepEqual(results, []);
   });
 }
