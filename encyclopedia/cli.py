@@ -133,12 +133,13 @@ def cmd_build(root: Path, args) -> int:
     if not project.entries_dir.is_dir():
         print(f"error: no entries folder at {project.entries_dir}", file=sys.stderr)
         return EXIT_USAGE
-    _progress("building: loading and checking entries…")
-    site = build_site(project, args.base_url)
-    out = (args.out or root / "site").resolve()
-    _progress(f"building: writing {len(site.files)} files…")
-    write_site(site.files, out)
-    _progress("")
+    try:
+        site = build_site(project, args.base_url, progress=lambda stage: _progress(f"building: {stage}…"))
+        out = (args.out or root / "site").resolve()
+        _progress(f"building: writing {len(site.files)} files…")
+        write_site(site.files, out)
+    finally:
+        _progress("")  # clear the progress line, whatever happened
     pages = sum(1 for p in site.files if p.endswith(".html"))
     took = time.perf_counter() - start
     print(f"Built {len(site.entries)} entries into {len(site.files)} files ({pages} pages) "

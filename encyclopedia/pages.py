@@ -68,7 +68,7 @@ class PageRenderer:
         return html.encode("utf-8")
 
     # -- pages ---------------------------------------------------------------------------------
-    def render_all(self) -> dict[str, bytes]:
+    def render_all(self, progress=lambda message: None) -> dict[str, bytes]:
         d = self.data
         files: dict[str, bytes] = {}
 
@@ -77,9 +77,12 @@ class PageRenderer:
                 raise ValueError(f"two outputs claim {path}")
             files[path] = content
 
-        for e in d.entries:
+        for i, e in enumerate(d.entries):
+            if i % 100 == 0:
+                progress(f"rendering entry pages {i}/{len(d.entries)}")
             url = urls.entry_url(e.slug)
             put(urls.output_path(url), self.render_entry(e))
+        progress("rendering indexes, feeds and the search index")
         recent = sorted(d.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]
         put("index.html", self._render("home.html", "", recent=recent,
                                        categories=d.taxonomies.categories,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,16 +120,21 @@ def self_test(entries: list[Entry], index: dict) -> list[Problem]:
     return problems
 
 
-def build_site(project: Project, base_url: str | None = None) -> Site:
-    """Build every output file in memory; raises BuildError with every problem found."""
+def build_site(project: Project, base_url: str | None = None,
+               progress: Callable[[str], None] | None = None) -> Site:
+    """Build every output file in memory; raises BuildError with every problem found.
+    `progress`, if given, is told what the build is doing (the CLI shows it on a terminal)."""
+    report = progress or (lambda message: None)
+    report("loading and checking entries")
     checked = check_project(project, base_url)
     if checked.problems:
         raise BuildError(list(checked.problems))
     entries = list(checked.entries)
+    report("linking related errors")
     links = link_entries(entries, checked.bodies)
     taxonomies = build_taxonomies(entries, checked.config)
     data = SiteData(checked.config, checked.entries, checked.bodies, links, taxonomies, checked.search_index)
-    files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all()
+    files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all(report)
     return Site(files, checked.entries)
 
 
