@@ -17,8 +17,15 @@ const PREFIX_RES = [
   [/^\s*\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?,?\s?/, false],
   [/^\s*\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s/, false],
   [/^\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] /, false],
+  [/^\s*(?:stdout|stderr) [FP] /, false],
+  [/^\s*\([A-Za-z_][A-Za-z0-9_.\-]* pid=[0-9]+(?:, ip=[0-9.]+)?\) /, false],
+  [/^\s*\[(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\] ?/, false],
+  [/^\s*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]+:/, false],
+  [/^\s*[A-Za-z][A-Za-z0-9_.\-]*\s+\| /, false],
   [/^\s*>+ ?/, false],
 ];
+// Escaped line breaks inside one physical line (JSON-wrapped container logs) separate words.
+const ESCAPED_BREAK_RE = /\\[ntr]/g;
 
 const TOKEN_PARTS = [
   "(\\{[A-Za-z0-9_.]*\\}|%[sdifr])",
@@ -73,6 +80,7 @@ export function splitLines(text) {
 export function tokenizeLine(line, signature = false) {
   const tokens = [];
   let afterNumber = false;
+  if (line.indexOf("\\") >= 0) line = line.replace(ESCAPED_BREAK_RE, " ");
   const re = signature ? TOKEN_RE_SIGNATURE : TOKEN_RE_LOG;
   re.lastIndex = 0;
   let m;

@@ -29,8 +29,15 @@ PREFIX_RES = (
     re.compile(r"\s*\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?,?\s?"),
     re.compile(r"\s*\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s"),
     re.compile(r"\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] "),  # NCCL debug: host:pid:tid [dev]
+    re.compile(r"\s*(?:stdout|stderr) [FP] "),  # containerd/Kubernetes log stream tag
+    re.compile(r"\s*\([A-Za-z_][A-Za-z0-9_.\-]* pid=[0-9]+(?:, ip=[0-9.]+)?\) "),  # Ray, vLLM workers
+    re.compile(r"\s*\[(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\] ?"),
+    re.compile(r"\s*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]+:"),  # Python logging default
+    re.compile(r"\s*[A-Za-z][A-Za-z0-9_.\-]*\s+\| "),  # docker compose service name
     re.compile(r"\s*>+ ?"),  # Markdown quote
 )
+# Escaped line breaks inside one physical line (JSON-wrapped container logs) separate words.
+ESCAPED_BREAK_RE = re.compile(r"\\[ntr]")
 
 _TOKEN_PARTS = (
     r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])",
@@ -87,6 +94,8 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
     """The comparable words of one line: lowercase, variable parts dropped, wildcards kept."""
     tokens: list[str] = []
     after_number = False
+    if "\\" in line:
+        line = ESCAPED_BREAK_RE.sub(" ", line)
     for m in (TOKEN_RE_SIGNATURE if signature else TOKEN_RE_LOG).finditer(line):
         kind = m.lastgroup
         if kind in ("wild", "quoted"):
