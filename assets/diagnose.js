@@ -243,6 +243,7 @@ export function diagnose(index, text) {
   }
 
   const best = new Map(); // entry -> [score, first, last, sig]
+  const spans = new Map(); // entry -> every accepted occurrence as [score, first, last]
   const candidateSet = new Set();
   for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
   const candidates = [...candidateSet].sort((a, b) => a - b);
@@ -263,6 +264,10 @@ export function diagnose(index, text) {
       }
     }
     if (!occurrences.length) continue;
+    if (!spans.has(sig.entry)) spans.set(sig.entry, []);
+    for (const o of occurrences) {
+      spans.get(sig.entry).push([round3(o[0] / sig.total * Math.min(1.0, o[0] / FULL_INFO)), o[1], o[2]]);
+    }
     let top = 0;
     for (const o of occurrences) if (o[0] > top) top = o[0];
     let pick = null;
@@ -281,8 +286,10 @@ export function diagnose(index, text) {
     (b[1][0] - a[1][0]) || (a[1][1] - b[1][1]) || cmp(prep.entries[a[0]].slug, prep.entries[b[0]].slug));
   const primaries = [];
   const alternatives = [];
+  // A match is an alternative explanation when a stronger entry matches at least as well
+  // somewhere on its lines (not only at that entry's best place).
   for (const [ei, m] of ordered) {
-    const owner = primaries.find(([, pm]) => m[1] <= pm[2] && pm[1] <= m[2]);
+    const owner = primaries.find(([pe]) => spans.get(pe).some(([sc, f, la]) => sc >= m[0] && f <= m[2] && m[1] <= la));
     if (owner === undefined) primaries.push([ei, m]);
     else alternatives.push([ei, m, owner[0]]);
   }

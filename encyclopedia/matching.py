@@ -339,6 +339,7 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
             stream_line.append(li)
 
     best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
+    spans: dict[int, list] = {}  # entry -> every accepted occurrence as (score, first_pos, last_pos)
     candidates = sorted({si for tok in positions for si in prep.by_token.get(tok, ())})
     for si in candidates:
         sig = prep.signatures[si]
@@ -358,6 +359,8 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
                     occurrences.append((found, first, last))
         if not occurrences:
             continue
+        spans.setdefault(sig.entry, []).extend(
+            (round3(o[0] / sig.total * min(1.0, o[0] / FULL_INFO)), o[1], o[2]) for o in occurrences)
         top = max(o[0] for o in occurrences)
         found, first, last = min((o for o in occurrences if o[0] >= top * SAME_FAILURE),
                                  key=lambda o: o[1])
@@ -367,12 +370,14 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         if current is None or (score, -first) > (current[0], -current[1]):
             best[sig.entry] = (score, first, last, sig)
 
-    # Group matches over the same lines: the strongest explains them, the rest are alternatives.
+    # Group matches over the same lines: a match is an alternative explanation when a stronger
+    # entry matches at least as well somewhere on its lines (not only at that entry's best place).
     ordered = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[1][1], prep.entries[kv[0]]["slug"]))
     primaries: list[tuple[int, tuple]] = []
     alternatives: list[tuple[int, tuple, int]] = []
     for ei, m in ordered:
-        owner = next((pe for pe, pm in primaries if m[1] <= pm[2] and pm[1] <= m[2]), None)
+        owner = next((pe for pe, _ in primaries
+                      if any(sc >= m[0] and f <= m[2] and m[1] <= la for sc, f, la in spans[pe])), None)
         if owner is None:
             primaries.append((ei, m))
         else:
