@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from . import matching
-from .loading import Entry
+from .loading import Entry, display_path
 from .problems import Problem
 from .schema import RECOMMENDED_SECTIONS, SUMMARY_MAX_CHARS
 from .site import Project, check_project
@@ -22,7 +22,7 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
     checked = check_project(project, paths=paths)
     problems = list(checked.problems)
     if paths is not None:
-        wanted = {_shown(p, project.root) for p in paths}
+        wanted = {display_path(p, project.root) for p in paths}
         targets = [e for e in checked.entries if e.source_path in wanted]
         count = len(wanted)
     else:
@@ -30,7 +30,7 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
         count = len(targets) + len({p.source_path for p in problems} - {e.source_path for e in targets})
     prepared = matching.prepare(checked.search_index)
     for path in paths or sorted(project.entries_dir.rglob("*.md")):
-        problems.extend(check_placeholders(path, _shown(path, project.root)))
+        problems.extend(check_placeholders(path, display_path(path, project.root)))
     for e in targets:
         body = checked.bodies[e.slug]
         problems.extend(check_code_blocks(e, body.code_blocks))
@@ -39,12 +39,6 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
         problems.extend(check_signatures(e, checked.entries, prepared))
     return sorted(set(problems)), count
 
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 def check_placeholders(path: Path, shown: str) -> list[Problem]:

@@ -38,9 +38,9 @@ def normalize_base_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
-def load_config(path: Path, display_path: str | None = None) -> Config:
+def load_config(path: Path, shown: str | None = None) -> Config:
     """Read site.yaml; every problem in it is raised at once as a BuildError."""
-    shown = display_path or str(path)
+    shown = shown or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -9,6 +9,7 @@ from urllib.parse import quote, urlencode
 from xml.sax.saxutils import escape as xml_escape
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from . import markup, urls
 from .config import Config
@@ -20,7 +21,6 @@ from .search_index import DETAILS_URL, INDEX_URL, dump_index, split_index
 from .taxonomy import Taxonomies, Term, category_name
 
 RECENT_LIMIT = 10
-SEVERITY_ORDER = {"critical": 0, "high": 1, "medium": 2, "low": 3}
 ROLE_LABELS = {"consequence": "Usually a consequence", "warning": "Warning, not a failure"}
 
 
@@ -54,13 +54,14 @@ class PageRenderer:
     # -- helpers -------------------------------------------------------------------------------
     def _render(self, template: str, url: str, **context) -> bytes:
         cfg = self.data.config
-        root = urls.relative(url, "") if url != "404.html" else urls.base_path(cfg.base_url)
+        # The 404 page is served at any address, so only absolute paths work from it.
+        root = urls.base_path(cfg.base_url) if url == "404.html" else urls.path_to_root(url)
 
         def link(target: str) -> str:
-            return root + target if (root + target) else "./"
+            return root + target
 
         html = self.env.get_template(template).render(
-            site=cfg, page_url=url, link=link, root=root or "./",
+            site=cfg, page_url=url, link=link, root=root,
             canonical=urls.absolute(cfg.base_url, url if url != "404.html" else ""),
             category_name=category_name, severity_label=_severity_label,
             role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url,
@@ -152,7 +153,7 @@ class PageRenderer:
                 "dateModified": e.updated.isoformat(),
                 "url": url,
                 "keywords": ", ".join(e.tags),
-                "about": [s for s in e.systems],
+                "about": list(e.systems),
                 "publisher": {"@type": "Organization", "name": cfg.title},
             },
             {
@@ -218,9 +219,8 @@ def _severity_label(severity: str) -> str:
     return f"Severity: {severity}"
 
 
-def _jsonld(value) -> str:
+def _jsonld(value) -> Markup:
     """JSON for a <script type="application/ld+json"> block; `<` is escaped so text cannot end it."""
-    from markupsafe import Markup
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, indent=None)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(text)

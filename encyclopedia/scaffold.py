@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from .config import load_config
-from .loading import SLUG_RE
+from .loading import SLUG_RE, display_path
 from .schema import RECOMMENDED_SECTIONS, entry_json_schema, fields_markdown
 from .site import THEME_ROOT
 from .urls import slugify
@@ -83,12 +83,12 @@ def new_entry(project, title: str, slug: str | None = None, today: dt.date | Non
         raise ValueError(f"`{slug}` is not a valid slug: use lowercase letters, digits and hyphens")
     path = project.entries_dir / f"{slug}.md"
     if path.exists():
-        raise FileExistsError(f"{_shown(path, project.root)} already exists; pick another title or --slug")
+        raise FileExistsError(f"{display_path(path, project.root)} already exists; pick another title or --slug")
     config = load_config(project.config_path)
     sections = "\n\n".join(f"## {name}\n\n{SECTION_HINTS[name]}" for name in RECOMMENDED_SECTIONS)
     schema = Path(os.path.relpath(THEME_ROOT / SCHEMA_PATH, path.parent)).as_posix()
     text = TEMPLATE.format(
-        path=_shown(path, project.root), title=json.dumps(title), schema=schema,
+        path=display_path(path, project.root), title=json.dumps(title), schema=schema,
         categories=", ".join(config.category_keys),
         today=(today or dt.date.today()).isoformat(), sections=sections)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -96,12 +96,6 @@ def new_entry(project, title: str, slug: str | None = None, today: dt.date | Non
         fh.write(text)
     return path
 
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def schema_text(project) -> str:

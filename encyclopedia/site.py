@@ -9,7 +9,7 @@ from pathlib import Path
 from . import matching
 from .config import Config, load_config
 from .linking import check_related, link_entries
-from .loading import Entry, find_entry_files, load_entries
+from .loading import Entry, display_path, find_entry_files, load_entries
 from .markup import inline_entry_links, render_body
 from .pages import PageRenderer, SiteData
 from .problems import BuildError, Problem
@@ -60,7 +60,7 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
     With `paths`, only those files are reported on, but the whole collection is loaded so links
     and the self-test see every entry.
     """
-    config = load_config(project.config_path, _shown(project.config_path, project.root))
+    config = load_config(project.config_path, display_path(project.config_path, project.root))
     if base_url:
         config = config.with_base_url(base_url)
     files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
@@ -79,7 +79,7 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
     index = build_search_index(entries)
     problems.extend(self_test(entries, index))
     if paths is not None:
-        wanted = {_shown(p, project.root) for p in paths}
+        wanted = {display_path(p, project.root) for p in paths}
         problems = [p for p in problems if p.source_path in wanted]
     entries = sorted(entries, key=lambda e: e.slug)
     return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))))
@@ -137,9 +137,3 @@ def build_site(project: Project, base_url: str | None = None,
     files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all(report)
     return Site(files, checked.entries)
 
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()

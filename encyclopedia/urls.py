@@ -39,13 +39,11 @@ def output_path(url: str) -> str:
     return url
 
 
-def relative(from_url: str, to_url: str) -> str:
-    """A link from the page at from_url to to_url that works under any base path or host."""
-    from_dir = from_url if from_url.endswith("/") or from_url == "" else posixpath.dirname(from_url) + "/"
-    depth = from_dir.count("/")
-    prefix = "../" * depth
-    rel = prefix + to_url
-    return rel if rel else "./"
+def path_to_root(page_url: str) -> str:
+    """The relative prefix that leads from a page back to the site root ("./", "../../"), so
+    links work under any base path or host, and from files opened directly."""
+    page_dir = page_url if page_url.endswith("/") or page_url == "" else posixpath.dirname(page_url) + "/"
+    return "../" * page_dir.count("/") or "./"
 
 
 def absolute(base_url: str, url: str) -> str:

@@ -170,7 +170,7 @@ def test_new_writes_a_scaffold_that_check_rejects_until_filled_in(content):
               .replace("  - title: TODO\n    url: https://TODO", "  - title: Gizmo docs\n    url: https://example.org/gizmo-cache")
               .replace("    TODO: paste a log excerpt showing the failure", "    GizmoError: bad magic number in cache file /tmp/x"))
     for name in ("Why it happens", "What you'll observe", "The fix", "Prevention"):
-        filled = re.sub(rf"(## {re.escape(name)}\n\n)TODO[^\n]*", rf"\1Written.", filled)
+        filled = re.sub(rf"(## {re.escape(name)}\n\n)TODO[^\n]*", r"\1Written.", filled)
     filled = filled.replace("- [ ] TODO: a check or command that tells this failure from its look-alikes", "- [ ] Read the cache header.")
     filled = filled.replace("1. TODO: the most likely fix first, with code where the fix is code.", "1. Delete the cache.")
     path.write_text(filled)
