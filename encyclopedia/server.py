@@ -18,12 +18,14 @@ from .site import Project, build_site
 
 POLL_SECONDS = 0.4
 RELOAD_SCRIPT = b"""// Development only: reload when the site is rebuilt, show problems when a rebuild fails.
+// The page was served from build generation `g`; any later generation means reload (or, when
+// that rebuild failed, show why), even one that happened before this script connected.
+const served = Number(new URL(import.meta.url).searchParams.get("g"));
 const source = new EventSource("/__dev/events");
-let seen = null;
+let seen = served;
 source.addEventListener("message", (event) => {
   const state = JSON.parse(event.data);
-  if (seen === null) { seen = state.generation; show(state.errors); return; }
-  if (state.generation === seen) return;
+  if (state.generation === seen) { show(state.errors); return; }
   seen = state.generation;
   if (state.errors.length) show(state.errors); else location.reload();
 });
@@ -44,7 +46,8 @@ class DevSite:
         self.base_url = base_url
         self.files: dict[str, bytes] = {}
         self.errors: list[str] = []
-        self.generation = 0
+        self.generation = 0  # bumped by every rebuild, good or failed
+        self.good_generation = 0  # the rebuild that produced `files`
         self.changed = threading.Condition()
 
     def rebuild(self) -> bool:
@@ -61,10 +64,11 @@ class DevSite:
             errors = []
             ok = True
         with self.changed:
+            self.generation += 1
             if ok:
                 self.files = dict(site.files)
+                self.good_generation = self.generation
             self.errors = errors
-            self.generation += 1
             self.changed.notify_all()
         took = time.perf_counter() - start
         if ok:
@@ -115,7 +119,8 @@ def make_handler(dev: DevSite):
                 return self._send(HTTPStatus.OK, RELOAD_SCRIPT, "text/javascript")
             if path == "__dev/events":
                 return self._events()
-            files = dev.files
+            with dev.changed:
+                files, generation = dev.files, dev.good_generation
             if path == "" or path.endswith("/"):
                 path += "index.html"
             if path not in files and path + "/index.html" in files:
@@ -132,7 +137,8 @@ def make_handler(dev: DevSite):
             if path.endswith(".js"):
                 ctype = "text/javascript"
             if ctype == "text/html" and path in files:
-                body = body.replace(b"</body>", b'<script type="module" src="/__dev/reload.js"></script>\n</body>', 1)
+                tag = f'<script type="module" src="/__dev/reload.js?g={generation}"></script>\n</body>'
+                body = body.replace(b"</body>", tag.encode(), 1)
             self._send(status, body, ctype)
 
         def _send(self, status, body: bytes, ctype: str):

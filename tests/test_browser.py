@@ -315,3 +315,35 @@ def test_pages_fit_a_phone_screen_in_light_and_dark_mode(site, browser, scheme):
             page.screenshot(path="/tmp/search.png", full_page=True)
     finally:
         ctx.close()
+
+
+def test_dev_server_reloads_the_open_tab_and_shows_a_failed_rebuild(page, tmp_path, monkeypatch):
+    import shutil
+    import socket
+
+    from encyclopedia import server
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "site", content)
+    monkeypatch.setattr(server, "POLL_SECONDS", 0.1)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ready, stop = threading.Event(), threading.Event()
+    thread = threading.Thread(target=server.serve, args=(content, None, port),
+                              kwargs={"ready": ready, "stop": stop}, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/entries/tiny-warning/")
+        assert page.text_content("h1") == "Tiny warning"
+        entry = content / "entries" / "tiny-warning.md"
+        entry.write_text(entry.read_text().replace("title: Tiny warning", "title: Tiny warning, edited"))
+        page.wait_for_selector("h1:text-is('Tiny warning, edited')")  # the tab reloaded itself
+        entry.write_text(entry.read_text().replace("severity: low", "severity: tiny"))
+        page.wait_for_selector("#dev-errors")
+        assert "unknown severity `tiny`" in page.text_content("#dev-errors")
+        assert page.text_content("h1") == "Tiny warning, edited"  # the last good build stays
+    finally:
+        stop.set()
+        thread.join(5)
