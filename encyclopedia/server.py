@@ -72,7 +72,8 @@ class DevSite:
             self.changed.notify_all()
         took = time.perf_counter() - start
         if ok:
-            print(f"Rebuilt {len(site.entries)} entries in {took:.2f}s.", file=sys.stderr)
+            verb = "Built" if self.generation == 1 else "Rebuilt"
+            print(f"{verb} {len(site.entries)} entries in {took:.2f}s.", file=sys.stderr)
         else:
             print("\n".join(errors), file=sys.stderr)
             print(f"Rebuild failed with {len(errors)} problem(s); still serving the last good build.", file=sys.stderr)
