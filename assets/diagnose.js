@@ -50,6 +50,7 @@ const KEEP_DIGIT_WORDS = new Set(
   ("fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 " +
    "float64 bfloat16 e4m3 e5m2").split(" "),
 );
+const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
 const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
 
 /** Lines without ANSI codes or log prefixes, each {text, rank}. */
@@ -225,9 +226,22 @@ export function diagnose(index, text) {
   let n = 0;
   const positions = new Map();
   const vocab = prep.vocabulary;
+  // A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
+  // when a line ends inside a word and the next starts with one, the two halves joined also
+  // count as a word, at the position of the first half.
+  let tail = null; // [last word of the previous line, its position], if it ended in a word
   for (let li = 0; li < lines.length; li++) {
-    for (const tok of tokenizeLine(lines[li].text)) {
-      if (tok === WILD) continue;
+    const text = lines[li].text;
+    const toks = tokenizeLine(text).filter((t) => t !== WILD);
+    if (tail && toks.length && WORD_CHAR_RE.test(text.slice(0, 1))) {
+      const joined = tail[0] + toks[0];
+      if (vocab.has(joined)) {
+        let plist = positions.get(joined);
+        if (!plist) { plist = []; positions.set(joined, plist); }
+        plist.push(tail[1]);
+      }
+    }
+    for (const tok of toks) {
       if (vocab.has(tok)) {
         let plist = positions.get(tok);
         if (!plist) { plist = []; positions.set(tok, plist); }
@@ -240,6 +254,7 @@ export function diagnose(index, text) {
       }
       streamLine[n++] = li;
     }
+    tail = toks.length && WORD_CHAR_RE.test(text.slice(-1)) ? [toks[toks.length - 1], n - 1] : null;
   }
 
   const best = new Map(); // entry -> [score, first, last, sig]

@@ -61,6 +61,7 @@ KEEP_DIGIT_WORDS = frozenset(
     "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
     "float64 bfloat16 e4m3 e5m2".split()
 )
+WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
 
 
@@ -330,13 +331,21 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
     stream_line: list[int] = []
     positions: dict[str, list[int]] = {}
     vocab = prep.vocabulary
+    # A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
+    # when a line ends inside a word and the next starts with one, the two halves joined also
+    # count as a word, at the position of the first half.
+    tail: tuple[str, int] | None = None  # last word of the previous line, if it ended in a word
     for li, line in enumerate(lines):
-        for tok in tokenize_line(line.text):
-            if tok == WILD:
-                continue
+        toks = [t for t in tokenize_line(line.text) if t != WILD]
+        if tail and toks and line.text[:1] in WORD_CHARS:
+            joined = tail[0] + toks[0]
+            if joined in vocab:
+                positions.setdefault(joined, []).append(tail[1])
+        for tok in toks:
             if tok in vocab:
                 positions.setdefault(tok, []).append(len(stream_line))
             stream_line.append(li)
+        tail = (toks[-1], len(stream_line) - 1) if toks and line.text[-1:] in WORD_CHARS else None
 
     best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
     spans: dict[int, list] = {}  # entry -> every accepted occurrence as (score, first_pos, last_pos)
