@@ -51,6 +51,7 @@ const KEEP_DIGIT_WORDS = new Set(
    "float64 bfloat16 e4m3 e5m2").split(" "),
 );
 const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
+const FRAME_RE = /^\s*File "[^"\n]*", line [0-9]+/;
 const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
 
 /** Lines without ANSI codes or log prefixes, each {text, rank}. */
@@ -230,9 +231,14 @@ export function diagnose(index, text) {
   // when a line ends inside a word and the next starts with one, the two halves joined also
   // count as a word, at the position of the first half.
   let tail = null; // [last word of the previous line, its position], if it ended in a word
+  let afterFrame = false;
   for (let li = 0; li < lines.length; li++) {
     const text = lines[li].text;
-    const toks = tokenizeLine(text).filter((t) => t !== WILD);
+    // The indented line after a Python traceback frame is source code, not output: a message
+    // quoted in code must not count as the message printed.
+    const source = afterFrame && (text[0] === " " || text[0] === "\t");
+    afterFrame = FRAME_RE.test(text);
+    const toks = source ? [] : tokenizeLine(text).filter((t) => t !== WILD);
     if (tail && toks.length && WORD_CHAR_RE.test(text.slice(0, 1))) {
       const joined = tail[0] + toks[0];
       if (vocab.has(joined)) {

@@ -61,6 +61,7 @@ KEEP_DIGIT_WORDS = frozenset(
     "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
     "float64 bfloat16 e4m3 e5m2".split()
 )
+FRAME_RE = re.compile(r'\s*File "[^"\n]*", line [0-9]+')
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
 
@@ -335,8 +336,13 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
     # when a line ends inside a word and the next starts with one, the two halves joined also
     # count as a word, at the position of the first half.
     tail: tuple[str, int] | None = None  # last word of the previous line, if it ended in a word
+    after_frame = False
     for li, line in enumerate(lines):
-        toks = [t for t in tokenize_line(line.text) if t != WILD]
+        # The indented line after a Python traceback frame is source code, not output: a
+        # message quoted in code must not count as the message printed.
+        source = after_frame and line.text[:1] in (" ", "\t")
+        after_frame = FRAME_RE.match(line.text) is not None
+        toks = [] if source else [t for t in tokenize_line(line.text) if t != WILD]
         if tail and toks and line.text[:1] in WORD_CHARS:
             joined = tail[0] + toks[0]
             if joined in vocab:
