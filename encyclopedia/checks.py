@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import matching
@@ -28,7 +29,7 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
     else:
         targets = list(checked.entries)
         count = len(targets) + len({p.source_path for p in problems} - {e.source_path for e in targets})
-    prepared = matching.prepare(checked.search_index)
+    ctx = signature_context(checked.entries, matching.prepare(checked.search_index)) if targets else None
     for path in paths or sorted(project.entries_dir.rglob("*.md")):
         problems.extend(check_placeholders(path, display_path(path, project.root)))
     for e in targets:
@@ -36,9 +37,8 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
         problems.extend(check_code_blocks(e, body.code_blocks))
         problems.extend(check_sections(e, [h.text for h in body.headings if h.level == 2]))
         problems.extend(check_summary(e))
-        problems.extend(check_signatures(e, checked.entries, prepared))
+        problems.extend(check_signatures(e, ctx))
     return sorted(set(problems)), count
-
 
 
 def check_placeholders(path: Path, shown: str) -> list[Problem]:
@@ -89,50 +89,57 @@ def _signature_key(text: str) -> tuple[str, ...]:
     return tuple(t for t in matching.tokenize(text, signature=True) if t != matching.WILD)
 
 
-def check_signatures(e: Entry, entries, prepared: matching.Prepared) -> list[Problem]:
+@dataclass(frozen=True)
+class SignatureContext:
+    """What comparing one entry's signatures with the rest of the collection needs, computed once."""
+
+    entries: tuple
+    keys: dict  # normalised signature words -> [(entry, signature number)]
+    index_of: dict  # (slug, signature text) -> index in the prepared search index
+    example_scores: dict  # (slug, example number) -> {signature index: score on that example}
+
+
+def signature_context(entries, prepared: matching.Prepared) -> SignatureContext:
+    keys: dict = {}
+    for o in entries:
+        for j, s in enumerate(o.signatures):
+            keys.setdefault(_signature_key(s.text), []).append((o, j))
+    index_of = {(prepared.entries[p.entry]["slug"], p.text): si
+                for si, p in enumerate(prepared.signatures) if p.kind == "signature"}
+    # One scan per example gives every signature's score on it, so comparing signatures with
+    # examples costs as much as diagnosing each example once.
+    example_scores = {(o.slug, k): matching.signature_scores(prepared, ex)
+                      for o in entries for k, ex in enumerate(o.examples)}
+    return SignatureContext(tuple(entries), keys, index_of, example_scores)
+
+
+def check_signatures(e: Entry, ctx: SignatureContext) -> list[Problem]:
     """Duplicate signatures across entries, and signatures that match another entry's example as
     strongly as their own entry's examples."""
     out = []
-    others = [o for o in entries if o.slug != e.slug]
-    keys = {}
-    for o in others:
-        for j, s in enumerate(o.signatures):
-            keys.setdefault(_signature_key(s.text), (o, j))
+    others = [o for o in ctx.entries if o.slug != e.slug]
     # Consequence and warning lines legitimately appear inside other failures' logs.
     compare_examples = e.role == "cause"
-    sig_index = [s for s in prepared.signatures if prepared.entries[s.entry]["slug"] == e.slug
-                 and s.kind == "signature"]
+    example_scores = ctx.example_scores
     for i, s in enumerate(e.signatures):
         line = e.line_of("signatures", i)
-        key = _signature_key(s.text)
-        if key in keys:
-            o, j = keys[key]
+        dup = next(((o, j) for o, j in ctx.keys.get(_signature_key(s.text), []) if o.slug != e.slug), None)
+        if dup:
+            o, j = dup
             out.append(Problem(e.source_path, line, f"signature {i + 1} duplicates signature {j + 1} of "
                                                     f"`{o.slug}` ({o.source_path}:{o.line_of('signatures', j)})"))
             continue
-        prep_sig = next((p for p in sig_index if p.text == s.text), None)
-        if prep_sig is None or not compare_examples:
+        si = ctx.index_of.get((e.slug, s.text))
+        if si is None or not compare_examples:
             continue
-        own = max((_score(prepared, prep_sig, ex) for ex in e.examples), default=0.0)
-        for o in others:
-            for k, ex in enumerate(o.examples):
-                theirs = _score(prepared, prep_sig, ex)
-                if theirs > 0 and theirs >= own:
-                    out.append(Problem(e.source_path, line,
-                                       f"signature {i + 1} matches example {k + 1} of `{o.slug}` "
-                                       f"({o.source_path}:{o.line_of('examples', k)}) as strongly as this "
-                                       f"entry's own examples (score {theirs:.2f}): sign with the words "
-                                       "only this failure prints"))
-                    break
-            else:
-                continue
-            break
+        own = max((example_scores[(e.slug, k)].get(si, 0.0) for k in range(len(e.examples))), default=0.0)
+        clash = next(((o, k, theirs) for o in others for k in range(len(o.examples))
+                      if (theirs := example_scores[(o.slug, k)].get(si, 0.0)) > 0 and theirs >= own), None)
+        if clash:
+            o, k, theirs = clash
+            out.append(Problem(e.source_path, line,
+                               f"signature {i + 1} matches example {k + 1} of `{o.slug}` "
+                               f"({o.source_path}:{o.line_of('examples', k)}) as strongly as this "
+                               f"entry's own examples (score {theirs:.2f}): sign with the words "
+                               "only this failure prints"))
     return out
-
-
-def _score(prepared: matching.Prepared, sig: matching.PreparedSignature, text: str) -> float:
-    single = matching.Prepared(prepared.entries, (sig,),
-                               {sig.tokens[a]: [0] for a in sig.anchors},
-                               frozenset(t for t in sig.tokens if t != matching.WILD))
-    results = matching.diagnose_matches(single, text)
-    return results[0].score if results else 0.0

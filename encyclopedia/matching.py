@@ -326,8 +326,16 @@ def diagnose(index: dict | Prepared, text: str) -> list[dict]:
     return [m.as_json() for m in diagnose_matches(index, text)]
 
 
-def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
-    prep = index if isinstance(index, Prepared) else prepare(index)
+@dataclass(frozen=True)
+class Scan:
+    """A log read for matching: its lines, the line of each word, where signature words occur."""
+
+    lines: list
+    stream_line: list
+    positions: dict
+
+
+def scan(prep: Prepared, text: str) -> Scan:
     lines = split_lines(text)
     stream_line: list[int] = []
     positions: dict[str, list[int]] = {}
@@ -352,9 +360,13 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
                 positions.setdefault(tok, []).append(len(stream_line))
             stream_line.append(li)
         tail = (toks[-1], len(stream_line) - 1) if toks and line.text[-1:] in WORD_CHARS else None
+    return Scan(lines, stream_line, positions)
 
-    best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
-    spans: dict[int, list] = {}  # entry -> every accepted occurrence as (score, first_pos, last_pos)
+
+def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
+    """Every signature found: index -> (score, first position, last position, every accepted
+    occurrence as (score, first, last)). Only signatures whose anchor words occur are tried."""
+    out = {}
     candidates = sorted({si for tok in positions for si in prep.by_token.get(tok, ())})
     for si in candidates:
         sig = prep.signatures[si]
@@ -374,13 +386,29 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
                     occurrences.append((found, first, last))
         if not occurrences:
             continue
-        spans.setdefault(sig.entry, []).extend(
-            (round3(o[0] / sig.total * min(1.0, o[0] / FULL_INFO)), o[1], o[2]) for o in occurrences)
+        spans = [(round3(o[0] / sig.total * min(1.0, o[0] / FULL_INFO)), o[1], o[2]) for o in occurrences]
         top = max(o[0] for o in occurrences)
         found, first, last = min((o for o in occurrences if o[0] >= top * SAME_FAILURE),
                                  key=lambda o: o[1])
-        coverage = top / sig.total
-        score = round3(coverage * min(1.0, top / FULL_INFO))
+        score = round3(top / sig.total * min(1.0, top / FULL_INFO))
+        out[si] = (score, first, last, spans)
+    return out
+
+
+def signature_scores(prep: Prepared, text: str) -> dict[int, float]:
+    """The score of every signature that matches the text, by signature index."""
+    return {si: m[0] for si, m in match_signatures(prep, scan(prep, text).positions).items()}
+
+
+def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
+    prep = index if isinstance(index, Prepared) else prepare(index)
+    scanned = scan(prep, text)
+    lines, stream_line = scanned.lines, scanned.stream_line
+    best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
+    spans: dict[int, list] = {}  # entry -> every accepted occurrence as (score, first_pos, last_pos)
+    for si, (score, first, last, sig_spans) in match_signatures(prep, scanned.positions).items():
+        sig = prep.signatures[si]
+        spans.setdefault(sig.entry, []).extend(sig_spans)
         current = best.get(sig.entry)
         if current is None or (score, -first) > (current[0], -current[1]):
             best[sig.entry] = (score, first, last, sig)

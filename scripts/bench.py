@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from encyclopedia import matching  # noqa: E402
+from encyclopedia.checks import check_entries  # noqa: E402
 from encyclopedia.search_index import dump_index, split_index  # noqa: E402
 from encyclopedia.site import Project, build_site, check_project  # noqa: E402
 
@@ -162,6 +163,11 @@ def main() -> int:
               f"index preparation once per page: {node['prepMs']:.1f} ms")
         print(f"Node typed query: median {node['queryMs']:.2f} ms, p95 {node['queryP95']:.2f} ms, "
               f"max {node['queryMax']:.2f} ms (target < 10 ms)")
+
+        t = time.perf_counter()
+        problems, count = check_entries(Project.at(tmp))
+        print(f"python3 build.py check on {count} entries: {time.perf_counter() - t:.1f} s, "
+              f"{len(problems)} problems")
 
         prepared = matching.prepare(checked.search_index)
         t = time.perf_counter()
