@@ -19,13 +19,17 @@ const runButton = document.getElementById("diagnose");
 const LARGE_PASTE = 1_000_000;
 
 let indexPromise = null;
+let categoryNames = {};
 function loadIndex() {
   if (!indexPromise) {
     const get = (url) => fetch(url).then((r) => {
       if (!r.ok) throw new Error(`could not load the search index (${r.status})`);
       return r.json();
     });
-    indexPromise = Promise.all([get(indexUrl), get(detailsUrl)]).then(([index, details]) => withDetails(index, details));
+    indexPromise = Promise.all([get(indexUrl), get(detailsUrl)]).then(([index, details]) => {
+      categoryNames = index.categories || {};
+      return withDetails(index, details);
+    });
   }
   return indexPromise;
 }
@@ -46,7 +50,7 @@ function entryLink(result) {
 
 function badges(result) {
   return el("span", { class: "meta" },
-    el("span", { class: "badge category" }, result.category),
+    el("span", { class: "badge category" }, categoryNames[result.category] || result.category),
     el("span", { class: `badge severity sev-${result.severity}` }, `Severity: ${result.severity}`));
 }
 
@@ -155,6 +159,10 @@ logFile.addEventListener("change", () => {
   const file = logFile.files && logFile.files[0];
   if (file) { largePaste = null; runDiagnose({ file }); }
 });
+
+// Load the index now: the first keystroke then answers at once, and triage results get the
+// categories' display names.
+loadIndex().catch((error) => { qStatus.textContent = String(error.message); });
 
 // ---- shareable ?q= -----------------------------------------------------------------------------
 const initial = new URLSearchParams(location.search).get("q");

@@ -6,6 +6,7 @@ import json
 
 from . import matching, urls
 from .loading import Entry
+from .taxonomy import category_name
 
 INDEX_VERSION = 1
 INDEX_URL = "search/index.json"
@@ -25,6 +26,7 @@ def build_search_index(entries: list[Entry]) -> dict:
                  signatures: [[text] or [text, variant], ...], aliases: [...] (only when any)}]
       weights  {word: weight in (0, 1)} for the words of signatures and aliases that weigh less
                than 1; any other word weighs 1
+      categories  {category key: display name} for the categories entries use
     """
     entries = sorted(entries, key=lambda e: e.slug)
     items = []
@@ -58,6 +60,7 @@ def build_search_index(entries: list[Entry]) -> dict:
         "version": INDEX_VERSION,
         "entries": items,
         "weights": {w: v for w, v in matching.compute_weights(documents, vocabulary).items() if v < 1.0},
+        "categories": {e.category: category_name(e.category) for e in entries},
     }
 
 
