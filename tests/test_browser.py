@@ -347,3 +347,30 @@ def test_dev_server_reloads_the_open_tab_and_shows_a_failed_rebuild(page, tmp_pa
     finally:
         stop.set()
         thread.join(5)
+
+
+def test_a_50_mb_paste_does_not_freeze_the_tab_or_fill_the_textarea(site, page):
+    page.goto(site + "search/")
+    # Build 50 MB of log in the page and paste it into the triage box as a user would.
+    page.evaluate("""() => {
+        const line = "[rank1]: epoch 3 step 1200 lr 0.0003 throughput 51234.5 samples/s data_time 0.012\\n";
+        const noise = line.repeat(Math.ceil(50_000_000 / line.length));
+        const text = noise + "[rank5]: RuntimeError: CUDA error: an illegal memory access was encountered\\n";
+        const data = new DataTransfer();
+        data.setData("text/plain", text);
+        document.getElementById("log").dispatchEvent(
+            new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }""")
+    probes = []
+    deadline = time.monotonic() + 60
+    while page.locator("#log-results li").count() == 0:
+        assert time.monotonic() < deadline, "no triage result within 60 s"
+        started = time.monotonic()
+        page.evaluate("1 + 1")
+        probes.append(time.monotonic() - started)
+        time.sleep(0.05)
+    assert max(probes, default=0.0) < 1.0, f"main thread blocked for {max(probes):.2f}s"
+    first = page.locator("#log-results li").first
+    assert first.locator("a").evaluate("a => a.href") == f"{site}entries/cuda-illegal-memory-access/"
+    assert page.locator("#log").input_value() == ""  # kept out of the textarea
+    assert "MB pasted" in page.get_attribute("#log", "placeholder")
