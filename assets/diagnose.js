@@ -125,6 +125,7 @@ const ROOT_SHARE = 0.6;
 const WITHOUT_TOP_COVERAGE = 0.85;
 const CONTEXT_LINES = 2;
 const ALIAS_GAP = 1;
+const ALIAS_COVERAGE = 0.999;
 
 const prepared = new WeakMap();
 
@@ -270,7 +271,7 @@ export function diagnose(index, text) {
   const candidates = [...candidateSet].sort((a, b) => a - b);
   for (const si of candidates) {
     const sig = prep.signatures[si];
-    const minCoverage = sig.kind === "alias" ? 0.999 : MIN_COVERAGE;
+    const minCoverage = sig.kind === "alias" ? ALIAS_COVERAGE : MIN_COVERAGE;
     const occurrences = [];
     for (const anchor of sig.anchors) {
       const plist = positions.get(sig.tokens[anchor]);

@@ -179,9 +179,8 @@ def cmd_diagnose(root: Path, args) -> int:
             print(f"error: cannot read index {args.index}: {exc}", file=sys.stderr)
             return EXIT_USAGE
     else:
-        from .site import check_project
-        checked = check_project(_project(root, args.entries))
-        index = checked.search_index
+        from .site import load_search_index
+        index = load_search_index(_project(root, args.entries))
     if args.file == "-":
         text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     else:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from .problems import BuildError, Problem
+from .problems import BuildError, Problem, did_you_mean
 
 REQUIRED_KEYS = ("title", "description", "base_url", "repository", "branch", "categories")
 
@@ -55,9 +54,7 @@ def load_config(path: Path, shown: str | None = None) -> Config:
     problems = []
     for key in data:
         if key not in REQUIRED_KEYS:
-            close = difflib.get_close_matches(str(key), REQUIRED_KEYS, n=1)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
-            problems.append(Problem(shown, 1, f"unknown key `{key}`{hint}"))
+            problems.append(Problem(shown, 1, f"unknown key `{key}`{did_you_mean(key, REQUIRED_KEYS)}"))
     for key in REQUIRED_KEYS:
         if key not in data:
             problems.append(Problem(shown, 1, f"missing key `{key}`"))

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass
 
 from . import matching
 from .loading import Entry
 from .markup import RenderedBody
-from .problems import Problem
+from .problems import Problem, did_you_mean
 
 RELATED_LIMIT = 6
 # Features shared by more entries than this are too common to say two entries are alike; skipping
@@ -35,10 +34,8 @@ def check_related(entries: list[Entry], slugs: set[str]) -> list[Problem]:
                 problems.append(Problem(e.source_path, e.line_of("related", i),
                                         f"`related` lists the entry itself (`{slug}`)"))
             elif slug not in slugs:
-                close = difflib.get_close_matches(slug, sorted(slugs), n=1, cutoff=0.6)
-                hint = f"; did you mean `{close[0]}`?" if close else ""
                 problems.append(Problem(e.source_path, e.line_of("related", i),
-                                        f"unknown related entry `{slug}`{hint}"))
+                                        f"unknown related entry `{slug}`{did_you_mean(slug, slugs)}"))
     return problems
 
 

@@ -12,7 +12,7 @@ import frontmatter
 import yaml
 
 from .config import Config
-from .problems import Problem
+from .problems import Problem, did_you_mean
 from .schema import FIELDS, FIELDS_BY_NAME, SLUG_PATTERN, Field
 from .urls import slugify
 
@@ -170,17 +170,16 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
             continue
         field_lines[key] = line
         if key not in FIELDS_BY_NAME:
-            close = difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1, cutoff=0.6)
-            suggested_for_unknown.extend(close)
-            hint = f"; did you mean `{close[0]}`?" if close else \
-                "; known fields: " + ", ".join(f.name for f in FIELDS)
+            hint = did_you_mean(key, FIELDS_BY_NAME)
+            suggested_for_unknown.extend(difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1))
+            hint = hint or "; known fields: " + ", ".join(f.name for f in FIELDS)
             problems.append(Problem(shown, line, f"unknown field `{key}`{hint}"))
             continue
         values[key] = data[key]
         if isinstance(value_node, yaml.SequenceNode):
             item_lines[key] = tuple(fm_start_line + n.start_mark.line for n in value_node.value)
 
-    suggested = {s for s in suggested_for_unknown}
+    suggested = set(suggested_for_unknown)
     for f in FIELDS:
         if f.name not in field_lines:
             if f.required and f.name not in suggested:
@@ -271,8 +270,7 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
         if not isinstance(value, str):
             err(f"`{f.name}` must be one of {', '.join(choices)}; got {_describe(value)}")
         elif value not in choices:
-            close = difflib.get_close_matches(value, choices, n=1, cutoff=0.5)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
+            hint = did_you_mean(value, choices, cutoff=0.5)
             err(f"unknown {f.name} `{value}`{hint} (expected one of: {', '.join(choices)})")
         return out
     if f.kind == "date":
@@ -325,8 +323,7 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
         known = [k for k, _, _ in f.keys]
         for k in item:
             if k not in known:
-                close = difflib.get_close_matches(str(k), known, n=1)
-                hint = f"; did you mean `{close[0]}`?" if close else f" (expected {', '.join(known)})"
+                hint = did_you_mean(k, known) or f" (expected {', '.join(known)})"
                 err(f"`{f.name}` item {i + 1} has unknown key `{k}`{hint}", at)
         for k, required, _ in f.keys:
             if k not in item:

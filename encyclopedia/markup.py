@@ -15,7 +15,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from .problems import Problem
+from .problems import Problem, did_you_mean
 from .urls import slugify
 
 ENTRY_LINK_RE = re.compile(r"^(?:\./)?([a-z0-9]+(?:-[a-z0-9]+)*)\.md(#[A-Za-z0-9_\-]*)?$")
@@ -141,17 +141,11 @@ def render_body(body: str, body_line: int, source_path: str, known_slugs: set[st
                 links.append((slug, line))
                 if slug not in known_slugs:
                     problems.append(Problem(source_path, line,
-                                            f"link to unknown entry `{slug}`{_suggest(slug, known_slugs)}"))
+                                            f"link to unknown entry `{slug}`{did_you_mean(slug, known_slugs)}"))
                 child.attrs["href"] = f"../{slug}/{fragment}"
     rendered = _PARSER.renderer.render(tokens, _PARSER.options, {})
     return RenderedBody(rendered, tuple(headings), tuple(links), tuple(blocks),
                         _faq(body)), problems
-
-
-def _suggest(name: str, options) -> str:
-    import difflib
-    close = difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.6)
-    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def _faq(body: str) -> tuple[FAQItem, ...]:

@@ -183,7 +183,8 @@ SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts 
 ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
 WITHOUT_TOP_COVERAGE = 0.85  # coverage needed when the heaviest word is missing
 CONTEXT_LINES = 2      # log lines shown around a match
-ALIAS_GAP = 1          # aliases are phrases: their words must stand (almost) together, all of them
+ALIAS_GAP = 1          # aliases are phrases: their words must stand (almost) together,
+ALIAS_COVERAGE = 0.999  # all of them
 
 
 def round3(x: float) -> float:
@@ -370,7 +371,7 @@ def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
     candidates = sorted({si for tok in positions for si in prep.by_token.get(tok, ())})
     for si in candidates:
         sig = prep.signatures[si]
-        min_coverage = 0.999 if sig.kind == "alias" else MIN_COVERAGE
+        min_coverage = ALIAS_COVERAGE if sig.kind == "alias" else MIN_COVERAGE
         occurrences = []  # (found, first, last)
         for anchor in sig.anchors:
             plist = positions.get(sig.tokens[anchor])

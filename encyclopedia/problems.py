@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 
@@ -29,6 +30,12 @@ class BuildError(Exception):
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(problems)
         super().__init__(f"{len(self.problems)} problem(s)")
+
+
+def did_you_mean(name: str, options, cutoff: float = 0.6) -> str:
+    """"; did you mean `x`?" for the closest option to a misspelt name, or "" when none is close."""
+    close = difflib.get_close_matches(str(name), sorted(options), n=1, cutoff=cutoff)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def sorted_problems(problems) -> list[Problem]:

@@ -60,14 +60,7 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
     With `paths`, only those files are reported on, but the whole collection is loaded so links
     and the self-test see every entry.
     """
-    config = load_config(project.config_path, display_path(project.config_path, project.root))
-    if base_url:
-        config = config.with_base_url(base_url)
-    files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
-    for p in paths or []:
-        if p.resolve() not in {f.resolve() for f in files}:
-            files.append(p)
-    entries, problems = load_entries(files, config, project.root)
+    config, files, entries, problems = _load(project, base_url, paths)
     known = {f.stem for f in files}
     bodies = {}
     for e in entries:
@@ -83,6 +76,25 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
         problems = [p for p in problems if p.source_path in wanted]
     entries = sorted(entries, key=lambda e: e.slug)
     return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))))
+
+
+def _load(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
+    """The configuration, the entry files (the collection plus any extra `paths`), the entries
+    that load and the problems found loading them."""
+    config = load_config(project.config_path, display_path(project.config_path, project.root))
+    if base_url:
+        config = config.with_base_url(base_url)
+    files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
+    present = {f.resolve() for f in files}
+    files += [p for p in paths or [] if p.resolve() not in present]
+    entries, problems = load_entries(files, config, project.root)
+    return config, files, entries, problems
+
+
+def load_search_index(project: Project) -> dict:
+    """The search index of every entry that loads, without rendering or checking anything else
+    (what `diagnose` needs)."""
+    return build_search_index(_load(project)[2])
 
 
 def check_field_links(entries: list[Entry], known: set[str]) -> list[Problem]:
