@@ -10,7 +10,7 @@ from pathlib import Path
 from . import matching
 from .loading import Entry, display_path
 from .problems import Problem
-from .schema import RECOMMENDED_SECTIONS, SUMMARY_MAX_CHARS
+from .schema import FIELDS, RECOMMENDED_SECTIONS, SUMMARY_MAX_CHARS
 from .site import Project, check_project
 
 PLACEHOLDER = "TODO"
@@ -38,6 +38,8 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
         problems.extend(check_sections(e, [h.text for h in body.headings if h.level == 2]))
         problems.extend(check_summary(e))
         problems.extend(check_signatures(e, ctx))
+        problems.extend(check_sources(e))
+        problems.extend(check_counts(e))
     return sorted(set(problems)), count
 
 
@@ -83,6 +85,29 @@ def check_summary(e: Entry) -> list[Problem]:
         return [Problem(e.source_path, line, f"`summary` has {sentences} sentences; keep the quick answer "
                                              "to one to three")]
     return []
+
+
+def check_counts(e: Entry) -> list[Problem]:
+    """Fields the build accepts with fewer items than a reviewer asks for (`checked_min_items`)."""
+    out = []
+    for f in FIELDS:
+        if not f.checked_min_items:
+            continue
+        have = len(getattr(e, f.name))
+        if have < f.checked_min_items:
+            out.append(Problem(e.source_path, e.line_of(f.name),
+                               f"`{f.name}` has {have} item{'s' if have != 1 else ''}; give at least "
+                               f"{f.checked_min_items}"))
+    return out
+
+
+def check_sources(e: Entry) -> list[Problem]:
+    """Every signature names its evidence, so readers can see where a wording and its label come from."""
+    return [Problem(e.source_path, e.line_of("signatures", i),
+                    f"signature {i + 1} has no `source`: link the upstream line at a release tag "
+                    "(https://github.com/OWNER/REPO/blob/TAG/PATH#L123), or a public thread that shows "
+                    "this wording in a user log")
+            for i, s in enumerate(e.signatures) if not s.source]
 
 
 def _signature_key(text: str) -> tuple[str, ...]:

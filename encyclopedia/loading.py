@@ -13,16 +13,18 @@ import yaml
 
 from .config import Config
 from .problems import Problem, did_you_mean
-from .schema import FIELDS, FIELDS_BY_NAME, SLUG_PATTERN, Field
+from .schema import FIELDS, FIELDS_BY_NAME, SLUG_PATTERN, URL_PATTERN, Field
 from .urls import slugify
 
 SLUG_RE = re.compile(SLUG_PATTERN)
+URL_RE = re.compile(URL_PATTERN)
 
 
 @dataclass(frozen=True)
 class Signature:
     text: str
     variant: str = ""
+    source: str = ""  # evidence URL; `check` requires one
 
 
 @dataclass(frozen=True)
@@ -194,10 +196,9 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
     def strs(name):
         return tuple(str(v).strip() for v in values.get(name) or ())
 
-    signatures = tuple(
-        Signature(s.strip()) if isinstance(s, str) else Signature(s["text"].strip(), (s.get("variant") or "").strip())
-        for s in values["signatures"]
-    )
+    signatures = tuple(Signature(s["text"].strip(), (s.get("variant") or "").strip(),
+                                 (s.get("source") or "").strip())
+                       for s in values["signatures"])
     updated = values["updated"]
     if isinstance(updated, str):
         updated = dt.date.fromisoformat(updated)
@@ -312,9 +313,10 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
             seen.setdefault(key, i)
             continue
         # records
-        if f.shorthand and isinstance(item, str):
-            if not item.strip():
-                err(f"`{f.name}` item {i + 1} is an empty string", at)
+        if isinstance(item, str) and item.strip():
+            first, *rest = [k for k, _, _ in f.keys]
+            err(f"`{f.name}` item {i + 1} is a plain string: write it as `- {first}: ...` with "
+                + " and ".join(f"`{k}:`" for k in rest) + " on the lines below", at)
             continue
         if not isinstance(item, dict):
             keys = ", ".join(k for k, _, _ in f.keys)
@@ -332,8 +334,9 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
                 continue
             if not _is_text(item[k]):
                 err(f"`{f.name}` item {i + 1}: `{k}` must be text, got {_describe(item[k])}", at)
-            elif k in f.url_keys and not re.match(r"^https?://\S+$", item[k].strip()):
-                err(f"`{f.name}` item {i + 1}: URL must start with http:// or https://, got `{item[k].strip()}`", at)
+            elif k in f.url_keys and not URL_RE.match(item[k].strip()):
+                err(f"`{f.name}` item {i + 1}: `{k}` must be an http(s) address with a host, "
+                    f"got `{item[k].strip()}`", at)
     return out
 
 

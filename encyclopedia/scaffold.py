@@ -35,11 +35,14 @@ systems: [TODO]
 # The quick answer: one to three sentences.
 summary: >-
   TODO
-# The exact error strings users see, each with the versions or framework that print it.
+# The exact error strings users see, each with the versions or framework that print it (checked,
+# e.g. with the releases themselves) and its evidence: the upstream line at a release tag
+# (https://github.com/OWNER/REPO/blob/TAG/PATH#L123) or a public thread showing it in a log.
 # Numbers, paths, shapes and quoted names match anything already; mark other variable parts {{}}.
 signatures:
   - text: "TODO"
     variant: TODO
+    source: https://TODO
 # Phrases people search for that no release prints (optional):
 # aliases: []
 symptoms:

@@ -14,6 +14,8 @@ SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 TAG_PATTERN = SLUG_PATTERN
 SUMMARY_MAX_CHARS = 400
 TITLE_MAX_CHARS = 100
+# An absolute http(s) address with a host name: a bare `https://` or `https:///x` is not a link.
+URL_PATTERN = r"^https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]+)?(?:[/?#]\S*)?$"
 
 RECOMMENDED_SECTIONS = (
     "Why it happens",
@@ -30,8 +32,7 @@ class Field:
     """One frontmatter field.
 
     kind is one of: "string", "text" (long string), "enum", "date", "strings" (list of strings),
-    "records" (list of mappings with the keys in `keys`; with `shorthand`, a plain string stands
-    for a mapping holding only that key).
+    "records" (list of mappings with the keys in `keys`).
     """
 
     name: str
@@ -43,8 +44,11 @@ class Field:
     max_length: int | None = None
     min_items: int = 0
     keys: tuple[tuple[str, bool, str], ...] = ()  # (key, required, doc)
-    shorthand: str | None = None
     url_keys: tuple[str, ...] = field(default=())
+    # Keys the build accepts without, but `check` (and the published JSON Schema) require: a
+    # synthetic or old collection still builds, a contributor is told what is missing.
+    checked_keys: tuple[str, ...] = field(default=())
+    checked_min_items: int = 0  # likewise for the number of items
     example: str = ""
 
 
@@ -72,14 +76,17 @@ FIELDS: tuple[Field, ...] = (
           f"The quick answer: one to three sentences, at most {SUMMARY_MAX_CHARS} characters.",
           example="The GPU has no free block large enough for a new tensor."),
     Field("signatures", "records", True,
-          "The exact error strings users see, each optionally labelled with the variant that "
-          "prints it (a version range or a framework). A plain string is a signature without a "
-          "label. Variable parts (numbers, sizes, hex, paths, shapes, versions, quoted names) "
-          "match anything already; mark any other variable part with {} or {name}.",
-          min_items=1, shorthand="text",
+          "The exact error strings users see, each labelled with the variant that prints it (a "
+          "version range or a framework) and the evidence for it. Variable parts (numbers, sizes, "
+          "hex, paths, shapes, versions, quoted names) match anything already; mark any other "
+          "variable part with {} or {name}.",
+          min_items=1, url_keys=("source",), checked_keys=("source",),
           keys=(("text", True, "The error string."),
-                ("variant", False, "Which versions or framework print this wording.")),
-          example="- text: \"CUDA out of memory. Tried to allocate {size}\"\n  variant: PyTorch 2.x"),
+                ("variant", False, "Which versions or framework print this wording, as checked."),
+                ("source", False, "Evidence for the wording and its label: the upstream line at a "
+                                  "release tag, or a public thread that shows it in a user log.")),
+          example="- text: \"CUDA out of memory. Tried to allocate {size}\"\n  variant: PyTorch 2.1+\n"
+                  "  source: https://github.com/pytorch/pytorch/blob/v2.1.0/c10/cuda/CUDACachingAllocator.cpp"),
     Field("aliases", "strings", False,
           "Phrases people search for that no release prints verbatim (old wordings from blog "
           "posts, paraphrases). Searched and matched, shown as aliases, never as signatures.",
@@ -94,8 +101,9 @@ FIELDS: tuple[Field, ...] = (
     Field("related", "strings", False,
           "Slugs of look-alikes, usual causes and usual consequences.", pattern=SLUG_PATTERN),
     Field("references", "records", True,
-          "Upstream documentation and issue threads, each with a title and an http(s) URL.",
-          min_items=1, url_keys=("url",),
+          "Upstream documentation and issue threads, each with a title and an http(s) URL: at "
+          "least two, so a reader can check the entry against more than one source.",
+          min_items=1, checked_min_items=2, url_keys=("url",),
           keys=(("title", True, "What the page is."), ("url", True, "Its http(s) address."))),
     Field("examples", "strings", True,
           "One or more realistic log excerpts showing the failure; search must diagnose each "
@@ -143,19 +151,18 @@ def _field_schema(f: Field, categories: list[str]) -> dict:
         for key, _req, doc in f.keys:
             rec_props[key] = dict(nonempty, description=doc)
             if key in f.url_keys:
-                rec_props[key]["pattern"] = r"^https?://\S+$"
+                rec_props[key]["pattern"] = URL_PATTERN
         record = {
             "type": "object",
             "additionalProperties": False,
-            "required": [k for k, req, _ in f.keys if req],
+            "required": [k for k, req, _ in f.keys if req or k in f.checked_keys],
             "properties": rec_props,
         }
-        item = {"anyOf": [dict(nonempty), record]} if f.shorthand else record
-        s = {"type": "array", "items": item}
+        s = {"type": "array", "items": record}
     else:  # pragma: no cover - FIELDS is static
         raise ValueError(f.kind)
-    if f.kind in ("strings", "records") and f.min_items:
-        s["minItems"] = f.min_items
+    if f.kind in ("strings", "records") and (f.min_items or f.checked_min_items):
+        s["minItems"] = max(f.min_items, f.checked_min_items)
     s["description"] = f.doc
     return s
 
@@ -171,6 +178,7 @@ def fields_markdown() -> str:
             kind = "one of " + (", ".join(f"`{c}`" for c in f.choices) if f.choices
                                 else "the configured categories")
         if f.kind == "records":
-            kind = "list of {" + ", ".join(k + ("" if req else "?") for k, req, _ in f.keys) + "}"
+            kind = "list of {" + ", ".join(k + ("" if req or k in f.checked_keys else "?")
+                                           for k, req, _ in f.keys) + "}"
         rows.append(f"| `{f.name}` | {'yes' if f.required else 'no'} | {kind} | {f.doc} |")
     return "\n".join(rows) + "\n"

@@ -111,25 +111,39 @@ def test_check_reports_exact_messages_with_line_numbers(content):
     lines = [re.sub(r"^.*?tiny-warning\.md", "tiny-warning.md", l) for l in result.stderr.splitlines()]
     assert lines == [
         "tiny-warning.md:8: `summary` is 479 characters; the quick answer should be at most 400 (one to three sentences)",
-        "tiny-warning.md:26: missing recommended section `## Prevention`",
-        "tiny-warning.md:43: Python code block does not parse: invalid syntax",
+        "tiny-warning.md:29: missing recommended section `## Prevention`",
+        "tiny-warning.md:46: Python code block does not parse: invalid syntax",
         "3 problems in 1 file.",
     ]
+
+
+def test_check_requires_evidence_for_every_signature_but_the_build_does_not(content, tmp_path):
+    entry = content / "tiny-warning.md"
+    entry.write_text(entry.read_text().replace("    source: https://example.org/source/tiny-warning\n", ""))
+    result = run("check", str(entry), "--entries", str(content))
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0].endswith(
+        "tiny-warning.md:10: signature 1 has no `source`: link the upstream line at a release tag "
+        "(https://github.com/OWNER/REPO/blob/TAG/PATH#L123), or a public thread that shows this "
+        "wording in a user log")
+    assert run("build", "--entries", str(content), "--out", str(tmp_path / "out")).returncode == 0
 
 
 def test_check_finds_duplicate_and_overly_generic_signatures(content):
     tiny = content / "tiny-warning.md"
     tiny.write_text(tiny.read_text().replace(
-        '  - "TinyWarning: the gizmo cache was rebuilt from scratch"',
-        '  - "TinyWarning: the gizmo cache was rebuilt from scratch"\n  - "widget buffer exhausted (capacity {n})"'))
+        '  - text: "TinyWarning: the gizmo cache was rebuilt from scratch"',
+        '  - text: "widget buffer exhausted (capacity {n})"\n    source: https://example.org/x\n'
+        '  - text: "TinyWarning: the gizmo cache was rebuilt from scratch"'))
     widget = content / "widget-overflow.md"
     widget.write_text(widget.read_text().replace(
-        '  - "widget buffer exhausted (capacity {n})"',
-        '  - "widget buffer exhausted (capacity {n})"\n  - "worker {n} exited with code {code}"'))
+        '  - text: "widget buffer exhausted (capacity {n})"',
+        '  - text: "worker {n} exited with code {code}"\n    source: https://example.org/x\n'
+        '  - text: "widget buffer exhausted (capacity {n})"'))
     result = run("check", "--entries", str(content))
     lines = [re.sub(r"[^\s(]*/(\w[\w-]*\.md)", r"\1", l) for l in result.stderr.splitlines()]
-    assert "tiny-warning.md:11: signature 2 duplicates signature 2 of `widget-overflow` (widget-overflow.md:11)" in lines
-    assert any(l.startswith("widget-overflow.md:12: signature 3 matches example 1 of `launcher-exit` (launcher-exit.md:")
+    assert "tiny-warning.md:10: signature 1 duplicates signature 3 of `widget-overflow` (widget-overflow.md:14)" in lines
+    assert any(l.startswith("widget-overflow.md:12: signature 2 matches example 1 of `launcher-exit` (launcher-exit.md:")
                for l in lines), lines
 
 
@@ -163,11 +177,14 @@ def test_new_writes_a_scaffold_that_check_rejects_until_filled_in(content):
     filled = (text.replace("category: TODO", "category: memory")
               .replace("tags: [TODO]", "tags: [gizmo]").replace("systems: [TODO]", "systems: [Gizmo]")
               .replace("  TODO\n# The exact", "  The gizmo cache file is corrupt.\n# The exact")
-              .replace('  - text: "TODO"\n    variant: TODO', '  - text: "GizmoError: bad magic number in cache file"\n    variant: Gizmo 1.x')
+              .replace('  - text: "TODO"\n    variant: TODO\n    source: https://TODO',
+                       '  - text: "GizmoError: bad magic number in cache file"\n    variant: Gizmo 1.x\n'
+                       '    source: https://example.org/gizmo/cache.py#L12')
               .replace("  - symptom: TODO\n    why: TODO", "  - symptom: Start-up fails.\n    why: The cache is read first.")
               .replace("causes:\n  - TODO", "causes:\n  - A crash while writing the cache.")
               .replace("fix: >-\n  TODO", "fix: >-\n  Delete the cache file.")
-              .replace("  - title: TODO\n    url: https://TODO", "  - title: Gizmo docs\n    url: https://example.org/gizmo-cache")
+              .replace("  - title: TODO\n    url: https://TODO", "  - title: Gizmo docs\n    url: https://example.org/gizmo-cache\n"
+                       "  - title: Gizmo issue 12\n    url: https://example.org/gizmo/issues/12")
               .replace("    TODO: paste a log excerpt showing the failure", "    GizmoError: bad magic number in cache file /tmp/x"))
     for name in ("Why it happens", "What you'll observe", "The fix", "Prevention"):
         filled = re.sub(rf"(## {re.escape(name)}\n\n)TODO[^\n]*", r"\1Written.", filled)

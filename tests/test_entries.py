@@ -17,14 +17,10 @@ ENTRY_FILES = sorted((ROOT / "entries").glob("*.md"))
 PROJECT = Project.at(ROOT)
 
 
-def test_the_starter_encyclopedia_has_the_58_catalogued_entries():
-    assert len(ENTRY_FILES) == 58
-
-
 def test_every_entry_passes_check_including_the_search_self_test():
     problems, count = check_entries(PROJECT)
     assert [p.format() for p in problems] == []
-    assert count == 58
+    assert count == len(ENTRY_FILES)
 
 
 def test_committed_schema_and_field_docs_are_generated_from_the_schema_module():
@@ -41,21 +37,15 @@ def test_entry_frontmatter_validates_against_the_published_schema(path):
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(meta)
 
 
-@pytest.mark.parametrize("path", ENTRY_FILES, ids=lambda p: p.stem)
-def test_entry_has_two_references_and_specific_signatures(path):
-    meta = frontmatter.load(path).metadata
-    assert len(meta["references"]) >= 2
-    for sig in meta["signatures"]:
-        text = sig if isinstance(sig, str) else sig["text"]
-        assert text.strip().lower() not in {"runtimeerror", "cuda error", "nccl error", "error"}
-
-
 def test_schema_rejects_what_the_checker_rejects():
     schema = json.loads((ROOT / "schema" / "entry.schema.json").read_text())
     meta = frontmatter.load(ENTRY_FILES[0]).metadata
     meta["updated"] = meta["updated"].isoformat()
     validator = jsonschema.Draft202012Validator(schema)
     for change in ({"severity": "severe"}, {"tags": ["FP16"]}, {"titel": "x"}, {"title": False},
+                   {"references": [{"title": "x", "url": "https://example.org/x"}]},
+                   {"signatures": [{"text": "x", "variant": "y"}]},
+                   {"signatures": [{"text": "x", "source": "https://"}]},
                    {"references": [{"title": "x", "url": "ftp://x"}]}, {"category": "gpu"}):
         bad = dict(meta, **change)
         assert list(validator.iter_errors(bad)), change

@@ -111,6 +111,13 @@ def test_fixture_site_has_every_kind_of_page(fixture_site):
         assert path in fixture_site, path
 
 
+def test_code_styles_cover_light_and_dark_schemes_and_are_linked(fixture_site):
+    css = fixture_site["assets/pygments.css"].decode()
+    light, _, dark = css.partition("@media (prefers-color-scheme: dark)")
+    assert ".highlight .k " in light and ".highlight .k " in dark
+    assert 'href="../../assets/pygments.css"' in fixture_site["entries/widget-overflow/index.html"].decode()
+
+
 def test_tag_index_lists_each_tag_with_its_count(fixture_site):
     html = fixture_site["tags/index.html"].decode()
     assert '<a href="../tags/overflow/">overflow</a> <span class="count">2</span>' in html
