@@ -62,6 +62,8 @@ def make_parser() -> argparse.ArgumentParser:
 def _build_args(p):
     p.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: site/)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an output folder that is not empty and was not written by this tool")
     p.add_argument("--base-url", default=None,
                    help="public address of the site, e.g. https://example.org/encyclopedia/")
 
@@ -123,7 +125,7 @@ def _progress(message: str) -> None:
 
 
 def cmd_build(root: Path, args) -> int:
-    from .output import write_site
+    from .output import OutputRefused, check_output_dir, write_site
     from .site import build_site
     start = time.perf_counter()
     if args.base_url is not None and not args.base_url.startswith(("http://", "https://")):
@@ -133,9 +135,15 @@ def cmd_build(root: Path, args) -> int:
     if not project.entries_dir.is_dir():
         print(f"error: no entries folder at {project.entries_dir}", file=sys.stderr)
         return EXIT_USAGE
+    out = args.out or root / "site"
+    try:
+        check_output_dir(out, project.protected_dirs(), force=args.force)
+    except OutputRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    out = out.resolve()
     try:
         site = build_site(project, args.base_url, progress=lambda stage: _progress(f"building: {stage}…"))
-        out = (args.out or root / "site").resolve()
         _progress(f"building: writing {len(site.files)} files…")
         write_site(site.files, out)
     finally:

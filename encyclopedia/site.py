@@ -30,6 +30,13 @@ class Project:
     templates_dir: Path
     assets_dir: Path
 
+    def protected_dirs(self) -> list[Path]:
+        """Folders a build must never replace, the project root first (a site may go inside it,
+        not inside the others)."""
+        package = Path(__file__).resolve().parent
+        return [self.root, self.entries_dir, self.templates_dir, self.assets_dir, package,
+                self.root / ".git"]
+
     @classmethod
     def at(cls, root: Path, entries_dir: Path | None = None, theme_root: Path = THEME_ROOT) -> "Project":
         root = root.resolve()

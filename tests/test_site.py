@@ -246,4 +246,4 @@ def test_write_replaces_stale_files(tmp_path):
     out = tmp_path / "site"
     output.write_site({"old.html": b"x"}, out)
     output.write_site({"new.html": b"y"}, out)
-    assert sorted(p.name for p in out.iterdir()) == ["new.html"]
+    assert sorted(p.name for p in out.iterdir()) == [output.MARKER, "new.html"]
