@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Run the whole test suite: Python (pytest), the search engine in Node (node --test, run from
-# pytest), and the browser tests in headless Chromium. Installs what the tests need first.
+# pytest), and the browser tests in headless Chromium. Sets up .venv/ with the locked test
+# dependencies first; extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+. scripts/env.sh
+ensure_env test
 
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
@@ -16,4 +17,4 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
-exec python3 -m pytest "$@"
+exec "$PY" -m pytest "$@"

@@ -57,12 +57,16 @@ def deploy():
     return load(WORKFLOWS / "deploy.yml")
 
 
-def readme_install_command() -> str:
-    """The pip command the README tells people to install the project with."""
+SETUP = "bash scripts/setup.sh test"
+
+
+def test_the_readme_opens_with_the_serve_and_test_scripts_which_share_the_setup():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"python3 -m pip install [^\n&`|;]*?-e \.(?=[\s&`|;])", readme)
-    assert match, "README.md no longer shows a `python3 -m pip install ... -e .` command"
-    return match.group(0).strip()
+    block = re.search(r"```bash\n(.*?)```", readme, re.S).group(1)
+    assert [line.split()[:2] for line in block.splitlines()] == [["bash", "scripts/serve.sh"],
+                                                                   ["bash", "scripts/test.sh"]]
+    for script in ("serve.sh", "test.sh", "setup.sh"):
+        assert "ensure_env" in (ROOT / "scripts" / script).read_text()
 
 
 def test_the_github_folder_holds_the_expected_files():
@@ -106,12 +110,12 @@ def test_the_pr_workflow_runs_on_pull_requests_and_pushes_to_main(pr):
     assert "main" in on["push"]["branches"]
 
 
-def test_the_pr_workflow_installs_the_project_with_the_readme_pip_command(pr):
-    assert readme_install_command() in run_lines(pr)
+def test_the_pr_workflow_installs_the_project_as_the_readme_commands_do(pr):
+    assert SETUP in run_lines(pr)
 
 
 def test_the_pr_workflow_checks_entries_with_github_annotations(pr):
-    assert any(re.fullmatch(r"python3? build\.py check --format github", line) for line in run_lines(pr))
+    assert ".venv/bin/python build.py check --format github" in run_lines(pr)
 
 
 def test_the_pr_workflow_runs_the_tests_through_the_test_script(pr):
@@ -126,7 +130,7 @@ def test_the_pr_workflow_installs_chromium_before_the_tests(pr):
 
 def test_the_pr_workflow_installs_before_checking_and_builds_the_site_last(pr):
     lines = run_lines(pr)
-    install = lines.index(readme_install_command())
+    install = lines.index(SETUP)
     check = index_of(lines, r"build\.py check")
     build = index_of(lines, r"build\.py build")
     assert install < check < build
