@@ -60,6 +60,7 @@ class Entry:
     related: tuple[str, ...]
     references: tuple[Reference, ...]
     examples: tuple[str, ...]
+    checked: str
     updated: dt.date
     body: str
     body_line: int  # line number of the first body line in the file
@@ -221,6 +222,7 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         related=strs("related"),
         references=tuple(Reference(r["title"].strip(), r["url"].strip()) for r in values["references"]),
         examples=tuple(e.rstrip("\n") for e in values["examples"]),
+        checked=" ".join(str(values.get("checked") or "").split()),
         updated=updated,
         body=body,
         body_line=body_line,

@@ -130,6 +130,7 @@ class PageRenderer:
             "entry.html", url, entry=e, body_html=body.html, toc=toc,
             related=[self.by_slug[s] for s in links.related],
             summary_html=markup.render_inline(e.summary), fix_html=markup.render_inline(e.fix),
+            checked_html=markup.render_inline(e.checked) if e.checked else "",
             causes_html=[markup.render_inline(c) for c in e.causes],
             symptoms_html=[(markup.render_inline(s.symptom), markup.render_inline(s.why)) for s in e.symptoms],
             edit_url=edit_url, report_url=report_url, jsonld=self.entry_jsonld(e, body))

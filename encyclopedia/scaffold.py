@@ -57,6 +57,10 @@ fix: >-
 references:
   - title: TODO
     url: https://TODO
+# Written by the reviewer who checks the entry (not its writer): how the wordings, labels and
+# claims were checked, and when. Shown to readers under the references (optional).
+# checked: >-
+#   YYYY-MM-DD, reviewer: ...
 # Realistic log excerpts; search must diagnose each as this entry.
 examples:
   - |

@@ -108,6 +108,10 @@ FIELDS: tuple[Field, ...] = (
     Field("examples", "strings", True,
           "One or more realistic log excerpts showing the failure; search must diagnose each "
           "as this entry.", min_items=1),
+    Field("checked", "text", False,
+          "How the wordings, version labels and claims were checked, by whom (a reviewer who did "
+          "not write the entry) and when; shown to readers under the references.",
+          example="2026-12-01, reviewer: every wording in torch 1.13-2.9 wheels (since tool); ..."),
     Field("updated", "date", True, "When the entry last changed, as YYYY-MM-DD.",
           example="2026-11-29"),
 )

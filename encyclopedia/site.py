@@ -108,7 +108,7 @@ def check_field_links(entries: list[Entry], known: set[str]) -> list[Problem]:
     """`slug.md` links inside frontmatter text (summary, fix, causes, symptoms) must exist."""
     problems = []
     for e in entries:
-        texts = [("summary", None, e.summary), ("fix", None, e.fix)]
+        texts = [("summary", None, e.summary), ("fix", None, e.fix), ("checked", None, e.checked)]
         texts += [("causes", i, c) for i, c in enumerate(e.causes)]
         texts += [("symptoms", i, s.symptom + " " + s.why) for i, s in enumerate(e.symptoms)]
         for field, index, text in texts:

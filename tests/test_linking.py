@@ -11,7 +11,7 @@ def entry(slug, tags=(), systems=("PyTorch",), category="memory", related=(), si
     return Entry(slug=slug, source_path=f"entries/{slug}.md", title=slug, category=category,
                  severity="low", role="cause", tags=tuple(tags), systems=tuple(systems), summary="s",
                  signatures=(Signature(sig),), aliases=(), symptoms=(), causes=("c",), fix="f",
-                 related=tuple(related), references=(), examples=("x",), updated=dt.date(2026, 1, 1),
+                 related=tuple(related), references=(), examples=("x",), checked="", updated=dt.date(2026, 1, 1),
                  body="", body_line=1, field_lines=(), item_lines=())
 
 
