@@ -29,7 +29,8 @@ const ESCAPED_BREAK_RE = /\\[ntr]/g;
 
 const TOKEN_PARTS = [
   "(\\{[A-Za-z0-9_.]*\\}|%[sdifr])",
-  "([A-Za-z][A-Za-z0-9+.\\-]*://[^\\s'\"<>]*)",
+  // A scheme is short: bounding it keeps runs such as a.a.a.a... linear to scan.
+  "([A-Za-z][A-Za-z0-9+.\\-]{0,30}://[^\\s'\"<>]*)",
   "((?<![A-Za-z0-9_])(?:'[^'\\s]{0,200}'|\"[^\"\\s]{0,200}\")(?![A-Za-z0-9_]))",
   "((?<![A-Za-z0-9_])(?:[A-Za-z]:\\\\|~?/|\\.\\.?/)[^\\s'\"(),;:\\]\\[]*)",
   "(0[xX][0-9a-fA-F]+)",
@@ -50,6 +51,12 @@ const KEEP_DIGIT_WORDS = new Set(
   ("fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 " +
    "float64 bfloat16 e4m3 e5m2").split(" "),
 );
+// An exit status that encodes a signal is read as the signal's name (see matching.py): -N, or
+// 128+N, after the words that introduce an exit status.
+const SIGNALS = new Map([[1, "sighup"], [2, "sigint"], [3, "sigquit"], [4, "sigill"], [6, "sigabrt"],
+  [7, "sigbus"], [8, "sigfpe"], [9, "sigkill"], [11, "sigsegv"], [13, "sigpipe"], [15, "sigterm"]]);
+const EXIT_STATUS_WORDS = [["exitcode"], ["returncode"], ["exit", "code"], ["return", "code"],
+  ["exited", "with", "code"], ["exit", "status"]];
 const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
 const FRAME_RE = /^\s*File "[^"\n]*", line [0-9]+/;
 const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
@@ -98,9 +105,23 @@ export function tokenizeLine(line, signature = false) {
       tokens.push(word);
     } else {
       afterNumber = m[5] !== undefined || m[6] !== undefined;
+      if (m[6] !== undefined) {
+        const signal = exitSignal(tokens, m[6], m.index > 0 && line[m.index - 1] === "-");
+        if (signal) tokens.push(signal);
+      }
     }
   }
   return tokens;
+}
+
+/** The signal an exit status names, when the words before it introduce one. */
+function exitSignal(tokens, number, negative) {
+  if (!/^[0-9]+$/.test(number)) return null;
+  const introduced = EXIT_STATUS_WORDS.some(
+    (w) => w.length <= tokens.length && w.every((word, i) => tokens[tokens.length - w.length + i] === word));
+  if (!introduced) return null;
+  const n = parseInt(number, 10);
+  return (negative ? SIGNALS.get(n) : n > 128 ? SIGNALS.get(n - 128) : null) || null;
 }
 
 /** All comparable words of a text, across lines; `signature` reads quoted names as wildcards. */

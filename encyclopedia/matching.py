@@ -41,7 +41,8 @@ ESCAPED_BREAK_RE = re.compile(r"\\[ntr]")
 
 _TOKEN_PARTS = (
     r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])",
-    r"(?P<url>[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]*)",
+    # A scheme is short: bounding it keeps runs such as a.a.a.a... linear to scan.
+    r"(?P<url>[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s'\"<>]*)",
     r"(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\s]{0,200}'|\"[^\"\s]{0,200}\")(?![A-Za-z0-9_]))",
     r"(?P<path>(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*)",
     r"(?P<hex>0[xX][0-9a-fA-F]+)",
@@ -61,6 +62,14 @@ KEEP_DIGIT_WORDS = frozenset(
     "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
     "float64 bfloat16 e4m3 e5m2".split()
 )
+# An exit status that encodes a signal is read as the signal's name, so a launcher line such as
+# `failed (exitcode: -11)` or a shell's `exit code 139` says SIGSEGV in words a signature can
+# require: a negative status -N (Python's subprocess and multiprocessing, torchrun) or 128+N (shells,
+# containers). Only after the words that introduce an exit status.
+SIGNALS = {1: "sighup", 2: "sigint", 3: "sigquit", 4: "sigill", 6: "sigabrt", 7: "sigbus", 8: "sigfpe",
+           9: "sigkill", 11: "sigsegv", 13: "sigpipe", 15: "sigterm"}
+EXIT_STATUS_WORDS = (("exitcode",), ("returncode",), ("exit", "code"), ("return", "code"),
+                     ("exited", "with", "code"), ("exit", "status"))
 FRAME_RE = re.compile(r'\s*File "[^"\n]*", line [0-9]+')
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
@@ -116,7 +125,19 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
             tokens.append(word)
         else:
             after_number = kind in ("num", "hex")
+            if kind == "num":
+                signal = _exit_signal(tokens, m.group(), line[m.start() - 1:m.start()] == "-")
+                if signal:
+                    tokens.append(signal)
     return tokens
+
+
+def _exit_signal(tokens: list[str], number: str, negative: bool) -> str | None:
+    """The signal an exit status names, when the words before it introduce one."""
+    if not number.isdigit() or not any(tuple(tokens[-len(w):]) == w for w in EXIT_STATUS_WORDS):
+        return None
+    n = int(number)
+    return SIGNALS.get(n) if negative else SIGNALS.get(n - 128) if n > 128 else None
 
 
 def tokenize(text: str, signature: bool = False) -> list[str]:
