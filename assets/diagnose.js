@@ -236,6 +236,13 @@ function align(sig, anchor, pos, positions) {
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
 
+/** Slice by code points, as Python slices strings (an emoji is one character, not two). */
+function codePoints(text, start, end) {
+  if (!/[\ud800-\udfff]/.test(text)) return end === undefined ? text.slice(start) : text.slice(start, end);
+  const chars = Array.from(text);
+  return (end === undefined ? chars.slice(start) : chars.slice(start, end)).join("");
+}
+
 /**
  * The failures a log shows: the root cause first, then the others in order of first
  * occurrence, then weaker alternative explanations of the same lines. Each result is
@@ -358,8 +365,8 @@ export function diagnose(index, text) {
       slug: e.slug, title: e.title, url: e.url, score, line: l1 + 1, end_line: l2 + 1,
       rank: lines[l1].rank, category: e.category, severity: e.severity, role: e.role || "cause",
       signature: sig.text, variant: sig.variant, matched_by: sig.kind,
-      text: snippet.join("\n").slice(0, 2000), before: before.join("\n").slice(-1000),
-      after: after.join("\n").slice(0, 1000), root_cause: rootCause, alternative_to: altOf,
+      text: codePoints(snippet.join("\n"), 0, 2000), before: codePoints(before.join("\n"), -1000),
+      after: codePoints(after.join("\n"), 0, 1000), root_cause: rootCause, alternative_to: altOf,
     };
   };
   const out = resultOrder.map(([ei, m], i) =>

@@ -1,21 +1,34 @@
 """The command line: parses arguments, runs the engine, prints, and picks the exit code.
 
-Exit codes: 0 success, 1 content problems (or, for diagnose, no match), 2 usage errors.
+Exit codes: 0 success, 1 content problems (or, for diagnose, no match), 2 usage errors,
+3 an internal error (a bug: the message asks for a report).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from jinja2 import TemplateError
 
-from .problems import BuildError, Problem
+from .problems import BuildError, Problem, did_you_mean
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+MAX_LOG_BYTES = 256 * 1024 * 1024  # what `diagnose` reads at most from one log
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, got {port}")
+    return port
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,7 +48,7 @@ def make_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="build, serve on 127.0.0.1, rebuild and reload on changes")
     s.add_argument("--entries", type=Path, default=None, help="entries folder (default: entries/)")
     s.add_argument("--base-url", default=None, help="public address to render (default: the local one)")
-    s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    s.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
 
     c = sub.add_parser("check", help="validate entries without writing a site")
     c.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="entry files to report on (default: all)")
@@ -72,10 +85,33 @@ COMMANDS = ("build", "serve", "check", "diagnose", "new", "schema")
 
 
 def main(argv: list[str] | None = None, root: Path | None = None) -> int:
+    """Run one command; never lets an exception escape (a bug exits 3 with a short message)."""
+    try:
+        return _main(argv, root)
+    except BrokenPipeError:
+        # The reader went away (`diagnose log | head`): not an error. Point stdout at devnull so
+        # the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the one place that turns a bug into a message
+        print(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in the generator; please report "
+              "it with the command you ran.", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _main(argv: list[str] | None, root: Path | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    first = next((a for a in argv if not a.startswith("-")), None)
-    if first not in COMMANDS and not any(a in ("-h", "--help") for a in argv):
+    # `build.py` alone, or with only options, builds; a first word that is no command is a typo.
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = ["build", *argv]
+    elif argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
+        print(f"error: unknown command `{argv[0]}`{did_you_mean(argv[0], COMMANDS, cutoff=0.5)} "
+              f"(commands: {', '.join(COMMANDS)})", file=sys.stderr)
+        return EXIT_USAGE
     args = make_parser().parse_args(argv)
     root = (root or Path.cwd()).resolve()
     command = args.command
@@ -100,8 +136,6 @@ def main(argv: list[str] | None = None, root: Path | None = None) -> int:
         where = f"{exc.filename}:{exc.lineno}: " if getattr(exc, "lineno", None) and getattr(exc, "filename", None) else ""
         print(f"{where}template error: {exc.message or exc}", file=sys.stderr)
         return EXIT_PROBLEMS
-    except KeyboardInterrupt:
-        return 130
     return EXIT_USAGE
 
 
@@ -125,11 +159,13 @@ def _progress(message: str) -> None:
 
 
 def cmd_build(root: Path, args) -> int:
+    from .config import url_problem
     from .output import OutputRefused, check_output_dir, write_site
     from .site import build_site
     start = time.perf_counter()
-    if args.base_url is not None and not args.base_url.startswith(("http://", "https://")):
-        print(f"error: --base-url must be an http(s) address, got {args.base_url!r}", file=sys.stderr)
+    why = url_problem(args.base_url) if args.base_url is not None else None
+    if why:
+        print(f"error: --base-url {why}", file=sys.stderr)
         return EXIT_USAGE
     project = _project(root, args.entries)
     if not project.entries_dir.is_dir():
@@ -145,7 +181,12 @@ def cmd_build(root: Path, args) -> int:
     try:
         site = build_site(project, args.base_url, progress=lambda stage: _progress(f"building: {stage}…"))
         _progress(f"building: writing {len(site.files)} files…")
-        write_site(site.files, out)
+        try:
+            write_site(site.files, out)
+        except OSError as exc:
+            _progress("")
+            print(f"error: cannot write the site to {out}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
     finally:
         _progress("")  # clear the progress line, whatever happened
     pages = sum(1 for p in site.files if p.endswith(".html"))
@@ -170,6 +211,9 @@ def cmd_check(root: Path, args) -> int:
         if not p.exists():
             print(f"error: no such file: {p}", file=sys.stderr)
             return EXIT_USAGE
+        if not p.is_file():
+            print(f"error: {p} is not a regular file (check reads entry files)", file=sys.stderr)
+            return EXIT_USAGE
     problems, count = check_entries(project, paths)
     if problems:
         report_problems(problems, args.format, stream=sys.stdout if args.format == "github" else sys.stderr)
@@ -183,20 +227,32 @@ def cmd_diagnose(root: Path, args) -> int:
     if args.index:
         try:
             index = json.loads(args.index.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            print(f"error: cannot read index {args.index}: {exc}", file=sys.stderr)
+            matching.prepare(index)
+        except OSError as exc:
+            print(f"error: cannot read index {args.index}: {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            print(f"error: {args.index} is not a search index built by this tool "
+                  "(site/search/index.json)", file=sys.stderr)
             return EXIT_USAGE
     else:
         from .site import load_search_index
         index = load_search_index(_project(root, args.entries))
-    if args.file == "-":
-        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    else:
-        try:
-            text = Path(args.file).read_bytes().decode("utf-8", errors="replace")
-        except OSError as exc:
-            print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
+    try:
+        if args.file == "-":
+            data = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
+        else:
+            with open(args.file, "rb") as fh:
+                data = fh.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    if len(data) > MAX_LOG_BYTES:
+        shown = "standard input" if args.file == "-" else args.file
+        print(f"error: {shown} is larger than {MAX_LOG_BYTES // 2**20} MB; pass the part of the log "
+              "around the failure", file=sys.stderr)
+        return EXIT_USAGE
+    text = data.decode("utf-8", errors="replace")
     matches = matching.diagnose_matches(index, text)
     if args.json:
         print(json.dumps([m.as_json() for m in matches], indent=2, ensure_ascii=False))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from .problems import BuildError, Problem, did_you_mean
+from .schema import SLUG_PATTERN, URL_PATTERN
+from .urls import slugify
 
 REQUIRED_KEYS = ("title", "description", "base_url", "repository", "branch", "categories")
 
@@ -35,6 +38,15 @@ class Config:
 
 def normalize_base_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
+
+
+def url_problem(url: str) -> str | None:
+    """Why `url` cannot be the site's address (it is written into HTML, XML, robots.txt and
+    links), or None. Quotes, angle brackets, spaces and control characters are refused."""
+    if not re.match(URL_PATTERN, url) or re.search(r'["<>\\^`{|}]', url):
+        return (f"must be an http(s) address with a host and no quotes, spaces or brackets, "
+                f"got {url!r}")
+    return None
 
 
 def load_config(path: Path, shown: str | None = None) -> Config:
@@ -68,14 +80,25 @@ def load_config(path: Path, shown: str | None = None) -> Config:
         problems.append(Problem(shown, 1, "`categories` must map each category key to a one-line description"))
     if problems:
         raise BuildError(problems)
-    base = str(data["base_url"])
-    if not base.startswith(("http://", "https://")):
-        raise BuildError([Problem(shown, 1, "`base_url` must start with http:// or https://")])
+    for key in ("base_url", "repository"):
+        why = url_problem(data[key].strip())
+        if why:
+            problems.append(Problem(shown, 1, f"`{key}` {why}"))
+    for key in cats:
+        if not re.match(SLUG_PATTERN, key):
+            problems.append(Problem(shown, 1, f"category key {key!r} must be lowercase kebab-case "
+                                              "(letters, digits, single hyphens): it becomes the page "
+                                              f"address categories/<key>/; write `{slugify(key)}`"))
+    if not re.fullmatch(r"[A-Za-z0-9._/-]+", data["branch"].strip()) or ".." in data["branch"]:
+        problems.append(Problem(shown, 1, f"`branch` must be a branch name, got {data['branch']!r}"))
+    if problems:
+        raise BuildError(problems)
+    base = data["base_url"].strip()
     return Config(
         title=data["title"].strip(),
         description=" ".join(data["description"].split()),
         base_url=normalize_base_url(base),
-        repository=data["repository"].rstrip("/"),
-        branch=data["branch"],
+        repository=data["repository"].strip().rstrip("/"),
+        branch=data["branch"].strip(),
         categories=tuple((k, v.strip()) for k, v in cats.items()),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,10 @@ from .schema import FIELDS, FIELDS_BY_NAME, SLUG_PATTERN, URL_PATTERN, Field
 from .urls import slugify
 
 SLUG_RE = re.compile(SLUG_PATTERN)
+MAX_ENTRY_BYTES = 2_000_000
+# Characters no page, feed or JSON file may carry: C0 controls but tab and line breaks, DEL, lone
+# surrogates (YAML's "\ud800" escape) and the non-characters XML forbids.
+CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 URL_RE = re.compile(URL_PATTERN)
 
 
@@ -82,8 +87,8 @@ def find_entry_files(entries_dir: Path) -> list[Path]:
 
 def display_path(path: Path, root: Path | None) -> str:
     """The path as problems show it: relative to the project root where possible."""
-    try:
-        return path.resolve().relative_to((root or Path.cwd()).resolve()).as_posix()
+    try:  # the folder resolved, not the file: a symbolic link is shown where it is, not where it points
+        return (path.absolute().parent.resolve() / path.name).relative_to((root or Path.cwd()).resolve()).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -113,7 +118,18 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
     if not SLUG_RE.match(slug):
         problems.append(Problem(shown, 1, f"file name `{path.name}` is not a valid slug: use "
                                           f"lowercase letters, digits and hyphens, e.g. `{slugify(slug)}.md`"))
+    if path.is_symlink():
+        return None, problems + [Problem(shown, 1, "is a symbolic link: an entry must be a file in the "
+                                                   "entries folder itself (a link can point anywhere, and "
+                                                   "its target would be published)")]
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return None, problems + [Problem(shown, 1, "not a regular file (a pipe, device or folder): "
+                                                       "entries are Markdown files")]
+        if info.st_size > MAX_ENTRY_BYTES:
+            return None, problems + [Problem(shown, 1, f"file is {info.st_size:,} bytes; an entry is text "
+                                                       f"of at most {MAX_ENTRY_BYTES:,} bytes")]
         raw = path.read_bytes()
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -121,7 +137,7 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         return None, problems + [Problem(shown, line, "file is not valid UTF-8")]
     except OSError as exc:
         return None, problems + [Problem(shown, 1, f"cannot read file: {exc.strerror}")]
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # CRLF and old Mac CR
 
     handler = frontmatter.YAMLHandler()
     if not text.startswith("---"):
@@ -147,6 +163,9 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except RecursionError:
+        return None, problems + [Problem(shown, 1, "YAML is nested too deeply to read: frontmatter "
+                                                   "fields are flat values and short lists")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = fm_start_line + (mark.line if mark else 0)
@@ -191,6 +210,11 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         if f.name in values:
             problems.extend(_check_field(f, values[f.name], shown, field_lines[f.name],
                                          item_lines.get(f.name, ()), config))
+    bad = CONTROL_RE.search(body)
+    if bad:
+        problems.append(Problem(shown, body_line + body.count("\n", 0, bad.start()),
+                                f"the body contains the control character U+{ord(bad.group()):04X}, "
+                                "which no page may carry: remove it"))
     if problems:
         return None, problems
 
@@ -256,13 +280,28 @@ def _is_text(value) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
+def control_character(text: str) -> str | None:
+    """The first character of `text` that no output file may carry, as U+XXXX, or None."""
+    m = CONTROL_RE.search(text)
+    return f"U+{ord(m.group()):04X}" if m else None
+
+
 def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...], config: Config) -> list[Problem]:
     out: list[Problem] = []
 
     def err(message, at=line):
         out.append(Problem(shown, at, message))
 
+    def no_control(text: str, what: str, at=line) -> bool:
+        bad = control_character(text)
+        if bad:
+            err(f"{what} contains the control character {bad}, which no page or feed may carry: "
+                "remove it", at)
+        return bad is None
+
     if f.kind in ("string", "text"):
+        if _is_text(value) and not no_control(value, f"`{f.name}`"):
+            return out
         if not _is_text(value):
             err(f"`{f.name}` must be text, got {_describe(value) if value != '' else 'an empty string'}")
         elif f.max_length and len(value.strip()) > f.max_length:
@@ -303,6 +342,8 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
                 err(f"`{f.name}` item {i + 1} must be text, got {_describe(item)}", at)
                 continue
             text = item.strip()
+            if not no_control(text, f"`{f.name}` item {i + 1}", at):
+                continue
             if f.pattern and not re.match(f.pattern, text) and text != "TODO":  # `check` names placeholders
                 suggestion = slugify(text)
                 err(f"{f.name[:-1] if f.name.endswith('s') else f.name} `{text}` must be lowercase "
@@ -336,6 +377,8 @@ def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...],
                 continue
             if not _is_text(item[k]):
                 err(f"`{f.name}` item {i + 1}: `{k}` must be text, got {_describe(item[k])}", at)
+            elif not no_control(item[k], f"`{f.name}` item {i + 1}: `{k}`", at):
+                pass
             elif k in f.url_keys and not URL_RE.match(item[k].strip()):
                 err(f"`{f.name}` item {i + 1}: `{k}` must be an http(s) address with a host, "
                     f"got `{item[k].strip()}`", at)

@@ -6,7 +6,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlencode
-from xml.sax.saxutils import escape as xml_escape
+from xml.sax.saxutils import escape as _escape
+
+CONTENT_LICENSE = ("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/")
+
+
+def xml_escape(text: str) -> str:
+    """Text escaped for XML element content and double-quoted attributes alike."""
+    return _escape(text, {'"': "&quot;"})
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -201,7 +208,8 @@ class PageRenderer:
                  f'  <link href="{xml_escape(urls.absolute(cfg.base_url, "feed.xml"))}" rel="self"/>',
                  f'  <link href="{xml_escape(cfg.base_url)}"/>',
                  f"  <id>{xml_escape(cfg.base_url)}</id>",
-                 f"  <updated>{updated}T00:00:00Z</updated>"]
+                 f"  <updated>{updated}T00:00:00Z</updated>",
+                 f"  <rights>Entries: {CONTENT_LICENSE[0]} ({CONTENT_LICENSE[1]})</rights>"]
         for e in entries:
             link = urls.absolute(cfg.base_url, urls.entry_url(e.slug))
             parts += ["  <entry>",

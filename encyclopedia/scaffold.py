@@ -80,12 +80,29 @@ SECTION_HINTS = {
 }
 
 
+MAX_SLUG_CHARS = 80
+
+
+def _shorten(slug: str) -> str:
+    """A slug made from a long title, cut at a word boundary (file names have length limits)."""
+    if len(slug) <= MAX_SLUG_CHARS:
+        return slug
+    return slug[:MAX_SLUG_CHARS + 1].rsplit("-", 1)[0]
+
+
 def new_entry(project, title: str, slug: str | None = None, today: dt.date | None = None) -> Path:
     """Write entries/<slug>.md from the template; refuses to overwrite an existing entry."""
     title = " ".join(title.split())
     if not title:
         raise ValueError("the title is empty")
-    slug = slug or slugify(title)
+    if slug is None:
+        slug = slugify(title)
+        if slug.startswith("u-") or slug == "x":
+            raise ValueError("the title has no Latin letters or digits to make a file name from: "
+                             "pass --slug, e.g. --slug cuda-out-of-memory")
+        slug = _shorten(slug)
+    if len(slug) > MAX_SLUG_CHARS:
+        raise ValueError(f"the slug is {len(slug)} characters long; keep it under {MAX_SLUG_CHARS}")
     if not SLUG_RE.match(slug):
         raise ValueError(f"`{slug}` is not a valid slug: use lowercase letters, digits and hyphens")
     path = project.entries_dir / f"{slug}.md"

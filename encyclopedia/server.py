@@ -107,14 +107,45 @@ def _watch(dev: DevSite, stop: threading.Event, last: dict) -> None:
             dev.rebuild()
 
 
-def make_handler(dev: DevSite):
+class DevHTTPServer(ThreadingHTTPServer):
+    """Loopback only, a deep listen queue, and quiet about clients that go away."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return  # a tab closed or a client stalled: nothing to report
+        super().handle_error(request, client_address)
+
+
+def make_handler(dev: DevSite, port: int):
+    # A page on another site can point a DNS name at 127.0.0.1 (DNS rebinding); its requests
+    # then carry that name in Host. Answer only to the loopback names.
+    allowed_hosts = {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        timeout = 30  # seconds a client may take to send its request
 
         def log_message(self, fmt, *args):  # keep the terminal for build output
             pass
 
+        def handle(self):
+            try:
+                super().handle()
+            except (ConnectionError, TimeoutError):
+                pass
+
+        def do_HEAD(self):
+            self._head_only = True
+            self.do_GET()
+
         def do_GET(self):
+            if self.headers.get("Host", "") not in allowed_hosts:
+                return self._send(HTTPStatus.MISDIRECTED_REQUEST,
+                                  b"This development server answers only to 127.0.0.1 and localhost.\n",
+                                  "text/plain")
             path = unquote(urlsplit(self.path).path).lstrip("/")
             if path == "__dev/reload.js":
                 return self._send(HTTPStatus.OK, RELOAD_SCRIPT, "text/javascript")
@@ -148,9 +179,13 @@ def make_handler(dev: DevSite):
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
-            self.wfile.write(body)
+            if not getattr(self, "_head_only", False):
+                self.wfile.write(body)
 
         def _events(self):
+            if getattr(self, "_head_only", False):
+                return self._send(HTTPStatus.OK, b"", "text/event-stream")
+            self.connection.settimeout(None)  # a long-lived stream; keep-alives show it is live
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-store")
@@ -168,7 +203,7 @@ def make_handler(dev: DevSite):
                     else:
                         self.wfile.write(b": keep-alive\n\n")
                     self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
+            except (ConnectionError, TimeoutError):
                 return
 
     return Handler
@@ -178,19 +213,20 @@ def serve(root: Path, entries: Path | None, port: int, base_url: str | None = No
           ready: threading.Event | None = None, stop: threading.Event | None = None) -> int:
     """Serve until interrupted (or until `stop` is set). Returns the exit code."""
     project = Project.at(root, entries.resolve() if entries else None)
-    dev = DevSite(project, base_url or f"http://127.0.0.1:{port}/")
-    snapshot = _snapshot(project)  # taken before building, so no change is missed
-    dev.rebuild()
-    try:
-        httpd = ThreadingHTTPServer(("127.0.0.1", port), make_handler(dev))
+    try:  # listen first: a busy port is reported before a build that would be wasted
+        httpd = DevHTTPServer(("127.0.0.1", port), None)
     except OSError as exc:
         print(f"error: cannot listen on 127.0.0.1:{port}: {exc.strerror}; try --port", file=sys.stderr)
         return 2
-    httpd.daemon_threads = True
+    port = httpd.server_address[1]
+    dev = DevSite(project, base_url or f"http://127.0.0.1:{port}/")
+    httpd.RequestHandlerClass = make_handler(dev, port)
+    snapshot = _snapshot(project)  # taken before building, so no change is missed
+    dev.rebuild()
     stop = stop or threading.Event()
     watcher = threading.Thread(target=_watch, args=(dev, stop, snapshot), daemon=True)
     watcher.start()
-    print(f"Serving on http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl+C to stop); "
+    print(f"Serving on http://127.0.0.1:{port}/ (Ctrl+C to stop); "
           "rebuilding when entries, templates or assets change.", file=sys.stderr)
     server_thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     server_thread.start()

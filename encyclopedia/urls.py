@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 import unicodedata
@@ -10,10 +11,15 @@ ENTRY_DIR = "entries"
 
 
 def slugify(text: str) -> str:
-    """A lowercase, hyphenated, ASCII slug for a title, tag or system name."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    text = text.lower().replace("+", "p").replace("#", "sharp")
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"
+    """A lowercase, hyphenated, ASCII slug for a title, tag or system name. Text with no Latin
+    letters or digits (a name in CJK script) gets a short stable hash, so two such names never
+    share an address."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    ascii_text = ascii_text.lower().replace("+", "p").replace("#", "sharp")
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+    if slug:
+        return slug
+    return "u-" + hashlib.sha1(text.strip().encode("utf-8")).hexdigest()[:8] if text.strip() else "x"
 
 
 def entry_url(slug: str) -> str:

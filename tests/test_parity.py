@@ -33,6 +33,9 @@ def test_python_and_javascript_agree_on_every_result():
     quality = ROOT / "tests" / "quality" / "logs"
     if quality.is_dir():
         texts.extend(p.read_text(encoding="utf-8", errors="replace") for p in sorted(quality.glob("*.log")))
+    # Characters outside the Basic Multilingual Plane are one character in Python, two in JS.
+    texts.append("🔥 warming up " * 300 + "\nRuntimeError: CUDA error: an illegal memory access was "
+                 "encountered 🔥" + " 🔥" * 1200 + "\n" + "after 🔥\n" * 400)
     queries = ["oom", "nccl timeout", "incorrect state", "cuda out of memry", "device-side asert",
                "flash attention", "pad token", "weights_only", "bus error", "RuntimeError: CUDA error",
                "RuntimeError: CUDA error: an illegal memory access was encountered"]

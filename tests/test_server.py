@@ -27,7 +27,7 @@ def get(url):
         return r.status, r.read().decode()
 
 
-def wait_for(predicate, timeout=10.0):
+def wait_for(predicate, timeout=30.0):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if predicate():
@@ -75,3 +75,65 @@ def test_rebuilds_on_change_and_keeps_the_last_good_site_on_failure(running):
     assert any("unknown severity `lowish`" in e for e in failed())
     status, html = get(base + "/entries/tiny-warning/")
     assert status == 200 and "Tiny warning renamed" in html
+
+
+def request(base, method="GET", path="/", host=None):
+    import http.client
+    from urllib.parse import urlsplit
+    parts = urlsplit(base)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    conn.putrequest(method, path, skip_host=True)
+    conn.putheader("Host", host or parts.netloc)
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    return response.status, response.headers, body
+
+
+def test_head_is_answered_without_a_body(running):
+    _, base = running
+    status, headers, body = request(base, "HEAD", "/entries/tiny-warning/")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) > 0
+
+
+def test_requests_for_another_host_name_are_refused(running):
+    _, base = running
+    port = base.rsplit(":", 1)[1]
+    assert request(base, host=f"evil.example:{port}")[0] == 421
+    assert request(base, path="/__dev/events", host=f"rebind.example:{port}")[0] == 421
+    assert request(base, host=f"localhost:{port}")[0] == 200
+
+
+def test_a_hundred_concurrent_requests_are_all_answered(running):
+    from concurrent.futures import ThreadPoolExecutor
+    _, base = running
+    with ThreadPoolExecutor(100) as pool:
+        statuses = list(pool.map(lambda i: request(base, path=f"/entries/tiny-warning/?{i}")[0], range(100)))
+    assert statuses == [200] * 100
+
+
+def test_clients_that_disconnect_or_stall_leave_no_traceback(running, capfd):
+    _, base = running
+    host, port = base.removeprefix("http://").split(":")
+    for _ in range(5):
+        s = socket.create_connection((host, int(port)))
+        s.sendall(b"GET /entries/tiny-warning/ HTTP/1.1\r\nHost: " + f"{host}:{port}".encode() + b"\r\n\r\n")
+        s.close()  # gone before the answer
+    half = socket.create_connection((host, int(port)))
+    half.sendall(b"GET / HT")  # never finishes its request
+    assert request(base)[0] == 200  # others are still served
+    half.close()
+    time.sleep(0.5)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_busy_port_is_reported_before_building(tmp_path, capfd):
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        assert server.serve(content, None, s.getsockname()[1]) == 2
+    err = capfd.readouterr().err
+    assert "cannot listen on 127.0.0.1" in err and "Built" not in err
