@@ -1,0 +1,86 @@
+"""Coverage of the sample of real failure threads: python3 tests/coverage/measure.py [-v]
+
+sample.yaml holds threads drawn from public issue trackers (docs/coverage.md says how), each with
+the failure it shows and the entry that covers it (`entry`, or null). A thread counts as covered
+when an entry covers it and the encyclopedia's own search names that entry first: `diagnose` on
+its log excerpt, or the search box on its title when the thread shows no log.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT))
+
+from encyclopedia import matching  # noqa: E402
+from encyclopedia.site import Project, load_search_index  # noqa: E402
+
+SAMPLE = HERE / "sample.yaml"
+UNIDENTIFIED = "unidentified"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    url: str
+    kind: str
+    entry: str | None
+    found: str | None  # what search names first
+
+    @property
+    def covered(self) -> bool:
+        return self.entry is not None and self.found == self.entry
+
+
+def load_sample() -> list[dict]:
+    return yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
+
+
+def first_result(index: dict, prepared, record: dict) -> str | None:
+    if record["kind"] == "log":
+        found = matching.diagnose_matches(prepared, record["excerpt"])
+        return found[0].slug if found else None
+    found = matching.search(index, record["title"], limit=1)
+    return found[0]["slug"] if found else None
+
+
+def measure(records: list[dict] | None = None) -> list[Outcome]:
+    records = load_sample() if records is None else records
+    index = load_search_index(Project.at(ROOT))
+    prepared = matching.prepare(index)
+    return [Outcome(r["url"], r["kind"], r.get("entry"), first_result(index, prepared, r))
+            for r in records if r["key"] != UNIDENTIFIED]
+
+
+def summary(outcomes: list[Outcome], drawn: int) -> str:
+    covered = sum(o.covered for o in outcomes)
+    with_entry = sum(o.entry is not None for o in outcomes)
+    lines = [f"threads drawn: {drawn}; failure identifiable from the thread: {len(outcomes)}",
+             f"with an entry: {with_entry} ({with_entry / len(outcomes):.1%})",
+             f"covered (entry named first by search): {covered} ({covered / len(outcomes):.1%})"]
+    for kind in ("log", "title"):
+        part = [o for o in outcomes if o.kind == kind]
+        if part:
+            n = sum(o.covered for o in part)
+            lines.append(f"  {kind} excerpts: {n}/{len(part)} ({n / len(part):.1%})")
+    return "\n".join(lines)
+
+
+def coverage(outcomes: list[Outcome]) -> float:
+    return sum(o.covered for o in outcomes) / len(outcomes)
+
+
+if __name__ == "__main__":
+    records = load_sample()
+    outcomes = measure(records)
+    if "-v" in sys.argv:
+        for o in outcomes:
+            if not o.covered:
+                state = "no entry" if o.entry is None else f"found {o.found}, want {o.entry}"
+                print(f"{o.kind:5} {state:60} {o.url}")
+    print(summary(outcomes, len(records)))
