@@ -39,7 +39,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def make_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python3 build.py", description="Build, serve and check the ML Failure Encyclopedia.")
+    p = _Parser(prog="python3 build.py", description="Build, serve and check the ML Failure Encyclopedia. "
+                "Run it inside the encyclopedia's folder (the one with site.yaml), or pass --root DIR "
+                "before or after the command.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     b = sub.add_parser("build", help="build entries/ into site/ (the default command)")
@@ -103,8 +105,38 @@ def main(argv: list[str] | None = None, root: Path | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def find_root(start: Path) -> Path | None:
+    """The content root: the nearest folder at or above `start` that holds site.yaml."""
+    for folder in (start, *start.parents):
+        if (folder / "site.yaml").is_file():
+            return folder
+    return None
+
+
+def _take_root_option(argv: list[str]) -> tuple[list[str], Path | None]:
+    """`--root DIR` may stand anywhere on the command line; it names the content root."""
+    for i, arg in enumerate(argv):
+        if arg == "--root" and i + 1 < len(argv):
+            return argv[:i] + argv[i + 2:], Path(argv[i + 1])
+        if arg.startswith("--root="):
+            return argv[:i] + argv[i + 1:], Path(arg.split("=", 1)[1])
+    return argv, None
+
+
 def _main(argv: list[str] | None, root: Path | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    argv, given_root = _take_root_option(argv)
+    if given_root is not None:
+        root = given_root
+        if not (root / "site.yaml").is_file():
+            print(f"error: --root {root} holds no site.yaml", file=sys.stderr)
+            return EXIT_USAGE
+    elif root is None:
+        root = find_root(Path.cwd())
+        if root is None and not any(a in ("-h", "--help") for a in argv):
+            print("error: no site.yaml in this folder or any above it: run inside an encyclopedia's "
+                  "folder, or pass --root DIR", file=sys.stderr)
+            return EXIT_USAGE
     # `build.py` alone, or with only options, builds; a first word that is no command is a typo.
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = ["build", *argv]

@@ -11,7 +11,6 @@ from pathlib import Path
 from .config import load_config
 from .loading import SLUG_RE, display_path
 from .schema import RECOMMENDED_SECTIONS, entry_json_schema, fields_markdown
-from .site import THEME_ROOT
 from .urls import slugify
 
 SCHEMA_PATH = "schema/entry.schema.json"
@@ -110,7 +109,7 @@ def new_entry(project, title: str, slug: str | None = None, today: dt.date | Non
         raise FileExistsError(f"{display_path(path, project.root)} already exists; pick another title or --slug")
     config = load_config(project.config_path)
     sections = "\n\n".join(f"## {name}\n\n{SECTION_HINTS[name]}" for name in RECOMMENDED_SECTIONS)
-    schema = Path(os.path.relpath(THEME_ROOT / SCHEMA_PATH, path.parent)).as_posix()
+    schema = Path(os.path.relpath(project.root / SCHEMA_PATH, path.parent)).as_posix()
     text = TEMPLATE.format(
         path=display_path(path, project.root), title=json.dumps(title), schema=schema,
         categories=", ".join(config.category_keys),

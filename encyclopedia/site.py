@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from . import matching
@@ -16,8 +17,18 @@ from .problems import BuildError, Problem
 from .search_index import build_search_index
 from .taxonomy import build_taxonomies
 
-# The templates and assets ship with the generator, beside this package.
-THEME_ROOT = Path(__file__).resolve().parent.parent
+def _theme_dirs() -> tuple[Path, Path]:
+    """Where the templates and assets are: beside the package in a checkout (templates/ and
+    assets/ at the top of the repository), inside it in an installed wheel, where setuptools puts
+    them as the package data `encyclopedia.templates` and `encyclopedia.assets`."""
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "templates").is_dir() and (checkout / "assets").is_dir():
+        return checkout / "templates", checkout / "assets"
+    installed = Path(str(resources.files("encyclopedia")))
+    return installed / "templates", installed / "assets"
+
+
+TEMPLATES_DIR, ASSETS_DIR = _theme_dirs()
 
 
 @dataclass(frozen=True)
@@ -38,10 +49,9 @@ class Project:
                 self.root / ".git"]
 
     @classmethod
-    def at(cls, root: Path, entries_dir: Path | None = None, theme_root: Path = THEME_ROOT) -> "Project":
+    def at(cls, root: Path, entries_dir: Path | None = None) -> "Project":
         root = root.resolve()
-        return cls(root, (entries_dir or root / "entries"), root / "site.yaml",
-                   theme_root / "templates", theme_root / "assets")
+        return cls(root, (entries_dir or root / "entries"), root / "site.yaml", TEMPLATES_DIR, ASSETS_DIR)
 
 
 @dataclass(frozen=True)
