@@ -505,6 +505,30 @@ export function query(index, text, limit = 20, requireAll = false) {
   });
 }
 
+/** What one diagnosis result is, in the words shown before its title (matching.result_label). */
+export function resultLabel(result, first) {
+  if (result.root_cause) return "Root cause";
+  if (result.alternative_to) return "Also possible for the same lines";
+  if (first && result.role === "warning") return "Warning (no failure found)";
+  if (first && result.role === "consequence") return "Consequence (its cause is not in this log)";
+  if (result.role === "consequence") return "Consequence";
+  if (result.role === "warning") return "Warning";
+  return "Also in this log";
+}
+
+/** One line that answers first: the root cause, or why there is none (matching.verdict). */
+export function verdict(results) {
+  if (!results.length) return "No known failure found in this log.";
+  const top = results[0];
+  const where = `line ${top.line}` + (top.rank !== null && top.rank !== undefined ? `, rank ${top.rank}` : "");
+  if (top.root_cause) return `Root cause: ${top.title} (${where}).`;
+  if (results.every((r) => r.role === "warning")) {
+    return `Only warnings: no failure found (${results.length} warning${results.length === 1 ? "" : "s"}).`;
+  }
+  return `No root cause in this log: it shows consequences (${top.title}, ${where}); ` +
+    "look at the log of the rank or process that failed first.";
+}
+
 /**
  * What the search box shows for any input: the failures diagnosed in it first (so one pasted
  * error line finds its entry), then free-text query results not already listed.

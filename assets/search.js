@@ -1,6 +1,6 @@
 // The search page: results as you type, and log triage in a worker. Everything stays in the
 // browser. Results are built from DOM text nodes; no user text is ever parsed as HTML.
-import { search, withDetails } from "./diagnose.js";
+import { resultLabel, search, verdict, withDetails } from "./diagnose.js";
 
 const app = document.getElementById("search-app");
 const root = app.dataset.root;
@@ -116,14 +116,9 @@ function showTriage(data) {
     return;
   }
   const failures = results.filter((r) => !r.alternative_to).length;
-  logStatus.textContent = `${failures} failure${failures === 1 ? "" : "s"} found in ${size} (${Math.round(ms)} ms).`;
+  logStatus.textContent = `${verdict(results)} ${failures} match${failures === 1 ? "" : "es"} in ${size} (${Math.round(ms)} ms).`;
   for (const r of results) {
-    let label = "Also in this log";
-    if (r.root_cause) label = "Root cause";
-    else if (r === results[0]) label = r.role === "warning" ? "Warning (no failure found)" : "First failure (usually a consequence of another)";
-    else if (r.alternative_to) label = "Also possible for the same lines";
-    else if (r.role === "consequence") label = "Consequence";
-    else if (r.role === "warning") label = "Warning";
+    const label = resultLabel(r, r === results[0]);
     const where = `line ${r.line}` + (r.rank !== null && r.rank !== undefined ? `, rank ${r.rank}` : "");
     logResults.append(el("li", {},
       el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),

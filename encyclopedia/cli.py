@@ -59,7 +59,8 @@ def make_parser() -> argparse.ArgumentParser:
                    help="github prints GitHub Actions annotations")
 
     d = sub.add_parser("diagnose", help="find the failures a log shows")
-    d.add_argument("file", nargs="?", default="-", help="log file, or - for standard input (default)")
+    d.add_argument("files", nargs="*", metavar="FILE",
+                   help="log files (gzip too), read as one job, e.g. one per rank; - or none for standard input")
     d.add_argument("--json", action="store_true", help="print a JSON array of matches")
     d.add_argument("--index", type=Path, default=None,
                    help="a built search/index.json to use instead of building one from entries/")
@@ -270,47 +271,43 @@ def cmd_diagnose(root: Path, args) -> int:
     else:
         from .site import load_search_index
         index = load_search_index(_project(root, args.entries))
+    from .logs import LogError, read_job
+    if not args.files and sys.stdin.isatty():
+        print("Reading a log from standard input: paste it, then press Ctrl+D (or pass a file).",
+              file=sys.stderr)
     try:
-        if args.file == "-":
-            data = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-        else:
-            with open(args.file, "rb") as fh:
-                data = fh.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        job = read_job(args.files, sys.stdin.buffer, MAX_LOG_BYTES)
+    except LogError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if len(data) > MAX_LOG_BYTES:
-        shown = "standard input" if args.file == "-" else args.file
-        print(f"error: {shown} is larger than {MAX_LOG_BYTES // 2**20} MB; pass the part of the log "
-              "around the failure", file=sys.stderr)
-        return EXIT_USAGE
-    text = data.decode("utf-8", errors="replace")
-    matches = matching.diagnose_matches(index, text)
+    results = matching.diagnose(index, job.text)
+    for r in results:
+        r["file"], r["file_line"] = job.locate(r["line"])
     if args.json:
-        print(json.dumps([m.as_json() for m in matches], indent=2, ensure_ascii=False))
+        print(json.dumps(results, indent=2, ensure_ascii=False))
     else:
-        print(format_report(matches))
-    return EXIT_OK if matches else EXIT_PROBLEMS
+        print(format_report(results, several=len(job.parts) > 1))
+    return EXIT_OK if results else EXIT_PROBLEMS
 
 
-def format_report(matches) -> str:
-    if not matches:
-        return "No known failure found in this log."
-    out = []
-    for i, m in enumerate(matches):
-        where = f"line {m.line}" + (f", rank {m.rank}" if m.rank is not None else "")
-        if m.root_cause:
-            head = "Root cause"
-        elif m.alternative_to:
-            head = f"Also possible (same lines as {m.alternative_to})"
-        else:
-            head = "Also in this log"
-        out.append(f"{i + 1}. {head}: {m.title} [{m.slug}]")
-        out.append(f"   {m.category}, severity {m.severity}, confidence {m.score:.2f}, {where}")
-        first = m.text.splitlines()[0] if m.text else ""
+def format_report(results: list[dict], several: bool = False) -> str:
+    """The terminal report: the verdict first, then each result with the browser's labels."""
+    from .matching import result_label, verdict
+    def place(r):
+        return f"{r['file']}:{r['file_line']}" if several else f"line {r['line']}"
+    out = [verdict(results, place)]
+    for i, r in enumerate(results):
+        where = place(r) + (f", rank {r['rank']}" if r["rank"] is not None else "")
+        label = result_label(r, i == 0)
+        if r["alternative_to"]:
+            label += f" as {r['alternative_to']}"
+        out.append("")
+        out.append(f"{i + 1}. {label}: {r['title']} [{r['slug']}]")
+        out.append(f"   {where}; {r['category']}, severity {r['severity']}, confidence {r['score']:.2f}")
+        first = r["text"].splitlines()[0] if r["text"] else ""
         out.append(f"   > {first[:200]}")
-        out.append(f"   matched: {m.signature}" + (f" ({m.variant})" if m.variant else ""))
-        out.append(f"   read: entries/{m.slug}.md")
+        out.append(f"   matched: {r['signature']}" + (f" ({r['variant']})" if r["variant"] else ""))
+        out.append(f"   read: entries/{r['slug']}.md")
     return "\n".join(out)
 
 

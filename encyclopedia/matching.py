@@ -474,6 +474,43 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Words for results: the terminal and the browser say the same (diagnose.js mirrors these)
+
+def result_label(result: dict, first: bool) -> str:
+    """What one diagnosis result is, in the words shown before its title."""
+    if result["root_cause"]:
+        return "Root cause"
+    if result["alternative_to"]:
+        return "Also possible for the same lines"
+    if first and result["role"] == "warning":
+        return "Warning (no failure found)"
+    if first and result["role"] == "consequence":
+        return "Consequence (its cause is not in this log)"
+    if result["role"] == "consequence":
+        return "Consequence"
+    if result["role"] == "warning":
+        return "Warning"
+    return "Also in this log"
+
+
+def verdict(results: list[dict], where_of=None) -> str:
+    """One line that answers first: the root cause, or why there is none. `where_of(result)` may
+    say where a result is (a file and line) instead of the line number."""
+    if not results:
+        return "No known failure found in this log."
+    top = results[0]
+    where = (where_of(top) if where_of else f"line {top['line']}") + \
+        (f", rank {top['rank']}" if top["rank"] is not None else "")
+    if top["root_cause"]:
+        return f"Root cause: {top['title']} ({where})."
+    if all(r["role"] == "warning" for r in results):
+        n = len(results)
+        return f"Only warnings: no failure found ({n} warning{'s' if n != 1 else ''})."
+    return (f"No root cause in this log: it shows consequences ({top['title']}, {where}); "
+            "look at the log of the rank or process that failed first.")
+
+
+# ---------------------------------------------------------------------------------------------
 # Free-text query
 
 FIELD_WEIGHTS = {"title": 3.0, "alias": 2.5, "tag": 2.5, "slug": 2.0, "signature": 2.0,

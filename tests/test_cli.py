@@ -83,8 +83,30 @@ def test_diagnose_reads_a_file_and_prints_a_readable_report(content, tmp_path):
     log.write_text(LOG)
     result = run("diagnose", str(log), "--entries", str(content))
     assert result.returncode == 0
-    assert result.stdout.splitlines()[0] == "1. Root cause: Widget overflow <script>alert(1)</script> [widget-overflow]"
-    assert "line 3, rank 3" in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Root cause: Widget overflow <script>alert(1)</script> (line 3, rank 3)."
+    assert lines[2] == "1. Root cause: Widget overflow <script>alert(1)</script> [widget-overflow]"
+    assert lines[3].startswith("   line 3, rank 3; ")
+
+
+def test_diagnose_reads_several_logs_one_per_rank_and_gzip_as_one_job(content, tmp_path):
+    import gzip
+    *head, cause, consequence = LOG.splitlines()
+    (tmp_path / "train_rank2.log").write_text(consequence + "\n")
+    (tmp_path / "train_rank3.log.gz").write_bytes(gzip.compress(("\n".join(head + [cause]) + "\n").encode()))
+    result = run("diagnose", str(tmp_path / "train_rank2.log"), str(tmp_path / "train_rank3.log.gz"), "--json",
+                 "--entries", str(content))
+    assert result.returncode == 0, result.stderr
+    found = {m["slug"]: (m["file"].rsplit("/", 1)[1], m["file_line"], m["rank"]) for m in json.loads(result.stdout)}
+    assert found["widget-overflow"][:2] == ("train_rank3.log.gz", 3)
+    assert found["launcher-exit"] == ("train_rank2.log", 1, 2)
+
+
+def test_diagnose_verdict_says_when_a_log_shows_only_consequences(content):
+    result = run("diagnose", "--entries", str(content), stdin=LOG.splitlines()[-1] + "\n")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0].startswith("No root cause in this log: it shows consequences")
+    assert "1. Consequence (its cause is not in this log): " in result.stdout
 
 
 def test_diagnose_without_a_match_prints_an_empty_array_and_exits_1(content):
