@@ -50,7 +50,10 @@ def test_python_and_javascript_agree_on_every_result():
     js = json.loads(result.stdout)
     for i, text in enumerate(texts):
         assert js["tokens"][i] == matching.tokenize(text), text[:200]
-        assert js["diagnose"][i] == matching.diagnose(checked.search_index, text), text[:200]
+        results = matching.diagnose(checked.search_index, text)
+        assert js["diagnose"][i] == results, text[:200]
+        words = [matching.verdict(results)] + [matching.result_label(r, j == 0) for j, r in enumerate(results)]
+        assert js["words"][i] == words, text[:200]
     for i, q in enumerate(queries):
         assert js["queries"][i] == matching.query(checked.search_index, q), q
         assert js["searches"][i] == matching.search(checked.search_index, q), q
