@@ -19,6 +19,7 @@ from .problems import BuildError, Problem, did_you_mean
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 MAX_LOG_BYTES = 256 * 1024 * 1024  # what `diagnose` reads at most from one log
+SHORT_TEXT = 300  # characters: as in the search box, shorter input is also searched by its words
 
 
 def _port(text: str) -> int:
@@ -285,8 +286,15 @@ def cmd_diagnose(root: Path, args) -> int:
         r["file"], r["file_line"] = job.locate(r["line"])
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
-    else:
-        print(format_report(results, several=len(job.parts) > 1))
+        return EXIT_OK if results else EXIT_PROBLEMS
+    print(format_report(results, several=len(job.parts) > 1))
+    if not results and 0 < len(job.text.strip()) <= SHORT_TEXT:
+        # A title or a few words: what the search box would list, said as a guess.
+        guesses = matching.query(index, job.text, limit=3)
+        if guesses:
+            print("Possibly (its words match these entries; no error signature matched):")
+            for g in guesses:
+                print(f"   {g['title']} [{g['slug']}]: entries/{g['slug']}.md")
     return EXIT_OK if results else EXIT_PROBLEMS
 
 

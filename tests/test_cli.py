@@ -216,3 +216,12 @@ def test_new_writes_a_scaffold_that_check_rejects_until_filled_in(content):
     check = run("check", str(path), "--entries", str(content))
     assert check.returncode == 0, check.stderr
     assert check.stdout == "Checked 1 entry: no problems.\n"
+
+
+def test_diagnose_on_a_short_text_without_a_signature_lists_guesses_by_its_words(content):
+    result = run("diagnose", "--entries", str(content), stdin="why does my widget overflow so often\n")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "No known failure found in this log."
+    assert lines[1].startswith("Possibly (its words match these entries")
+    assert "[widget-overflow]" in lines[2]
