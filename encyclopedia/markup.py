@@ -80,16 +80,24 @@ def render_markdown(text: str) -> str:
     return _PARSER.render(text)
 
 
-def render_inline(text: str) -> str:
-    """Render one frontmatter value as inline Markdown; `slug.md` links point at entry pages."""
+def render_inline(text: str, links: bool = True) -> str:
+    """Render one frontmatter value as inline Markdown; `slug.md` links point at entry pages.
+    Without `links`, links become their text (for listings, where the item is a link already)."""
     tokens = _PARSER.parseInline(text)
     for tok in tokens:
+        if not links:
+            tok.children = [c for c in tok.children or [] if c.type not in ("link_open", "link_close")]
         for child in tok.children or []:
             if child.type == "link_open":
                 m = ENTRY_LINK_RE.match(str(child.attrs.get("href", "")))
                 if m:
                     child.attrs["href"] = f"../{m.group(1)}/{m.group(2) or ''}"
     return _PARSER.renderer.render(tokens, _PARSER.options, {})
+
+
+def plain_text(markdown_text: str) -> str:
+    """A frontmatter value without its Markdown (for meta descriptions, feeds and search data)."""
+    return _plain(markdown_text)
 
 
 def inline_entry_links(text: str) -> list[str]:

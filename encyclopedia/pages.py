@@ -72,7 +72,9 @@ class PageRenderer:
             canonical=urls.absolute(cfg.base_url, url if url != "404.html" else ""),
             category_name=category_name, severity_label=_severity_label,
             role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url,
-            index_url=INDEX_URL, details_url=DETAILS_URL, **context)
+            index_url=INDEX_URL, details_url=DETAILS_URL,
+            inline_md=lambda text: Markup(markup.render_inline(text, links=False)),
+            plain_text=markup.plain_text, **context)
         return html.encode("utf-8")
 
     # -- pages ---------------------------------------------------------------------------------
@@ -157,7 +159,7 @@ class PageRenderer:
                 "@context": "https://schema.org",
                 "@type": "TechArticle",
                 "headline": e.title,
-                "description": e.summary,
+                "description": markup.plain_text(e.summary),
                 "dateModified": e.updated.isoformat(),
                 "url": url,
                 "keywords": ", ".join(e.tags),
@@ -218,7 +220,7 @@ class PageRenderer:
                       f"    <id>{xml_escape(link)}</id>",
                       f"    <updated>{e.updated.isoformat()}T00:00:00Z</updated>",
                       f"    <category term=\"{xml_escape(e.category)}\"/>",
-                      f"    <summary>{xml_escape(e.summary)}</summary>",
+                      f"    <summary>{xml_escape(markup.plain_text(e.summary))}</summary>",
                       "  </entry>"]
         parts.append("</feed>")
         return ("\n".join(parts) + "\n").encode()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from . import matching, urls
+from .markup import plain_text
 from .loading import Entry
 from .taxonomy import category_name
 
@@ -42,7 +43,7 @@ def build_search_index(entries: list[Entry]) -> dict:
             "role": e.role,
             "tags": list(e.tags),
             "systems": list(e.systems),
-            "summary": e.summary,
+            "summary": plain_text(e.summary),
             "signatures": [[s.text, s.variant] if s.variant else [s.text] for s in e.signatures],
         }
         if e.aliases:

@@ -200,7 +200,7 @@ def test_search_index_is_versioned_sorted_and_complete(fixture_site):
     assert 0 < index["weights"]["the"] < 0.2
     details = json.loads(fixture_site["search/details.json"])
     assert details["entries"]["widget-overflow"] == {
-        "summary": "The widget buffer overflowed; *reduce* the batch. Text like <b>this</b> stays text.",
+        "summary": "The widget buffer overflowed; reduce the batch. Text like <b>this</b> stays text.",
         "systems": ["PyTorch", "Widget++"]}
 
 
