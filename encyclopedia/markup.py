@@ -69,7 +69,17 @@ def _make_parser() -> MarkdownIt:
     md.use(anchors_plugin, min_level=2, max_level=3, permalink=True, permalinkSymbol="#",
            permalinkSpace=True, slug_func=slugify)
     md.use(tasklists_plugin)
+    md.core.ruler.after("github-tasklists", "checklists_as_lists", _drop_checkboxes)
     return md
+
+
+def _drop_checkboxes(state) -> None:
+    """A "How to confirm" checklist is a list a reader works through, not a form: keep the
+    plugin's `task-list-item` class (CSS draws the box) and drop its disabled, unlabelled input."""
+    for tok in state.tokens:
+        if tok.type == "inline" and tok.children and tok.children[0].type == "html_inline" \
+                and tok.children[0].content.startswith('<input class="task-list-item-checkbox"'):
+            tok.children = tok.children[1:]
 
 
 _PARSER = _make_parser()
