@@ -235,6 +235,7 @@ function align(sig, anchor, pos, positions) {
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
+const ROLE_ORDER = { cause: 0, consequence: 1, warning: 2 };
 
 /** Slice by code points, as Python slices strings (an emoji is one character, not two). */
 function codePoints(text, start, end) {
@@ -332,8 +333,12 @@ export function diagnose(index, text) {
     }
   }
 
+  // At equal scores a cause comes before a consequence or warning matching the same lines, so a
+  // wrapper that quotes the real error (BackendCompilerFailed around a Triton error) cannot own it.
+  const roleOrder = (ei) => ROLE_ORDER[prep.entries[ei].role || "cause"] ?? 0;
   const ordered = [...best.entries()].sort((a, b) =>
-    (b[1][0] - a[1][0]) || (a[1][1] - b[1][1]) || cmp(prep.entries[a[0]].slug, prep.entries[b[0]].slug));
+    (b[1][0] - a[1][0]) || (roleOrder(a[0]) - roleOrder(b[0])) || (a[1][1] - b[1][1]) ||
+    cmp(prep.entries[a[0]].slug, prep.entries[b[0]].slug));
   const primaries = [];
   const alternatives = [];
   // A match is an alternative explanation when a stronger entry matches at least as well

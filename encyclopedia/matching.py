@@ -204,6 +204,7 @@ SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts 
 ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
 WITHOUT_TOP_COVERAGE = 0.85  # coverage needed when the heaviest word is missing
 CONTEXT_LINES = 2      # log lines shown around a match
+ROLE_ORDER = {"cause": 0, "consequence": 1, "warning": 2}
 ALIAS_GAP = 1          # aliases are phrases: their words must stand (almost) together,
 ALIAS_COVERAGE = 0.999  # all of them
 
@@ -437,7 +438,10 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
 
     # Group matches over the same lines: a match is an alternative explanation when a stronger
     # entry matches at least as well somewhere on its lines (not only at that entry's best place).
-    ordered = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[1][1], prep.entries[kv[0]]["slug"]))
+    # At equal scores a cause comes before a consequence or warning matching the same lines, so a
+    # wrapper that quotes the real error (BackendCompilerFailed around a Triton error) cannot own it.
+    ordered = sorted(best.items(), key=lambda kv: (-kv[1][0], ROLE_ORDER.get(prep.entries[kv[0]].get("role", "cause"), 0),
+                                                  kv[1][1], prep.entries[kv[0]]["slug"]))
     primaries: list[tuple[int, tuple]] = []
     alternatives: list[tuple[int, tuple, int]] = []
     for ei, m in ordered:

@@ -49,3 +49,28 @@ def test_schema_rejects_what_the_checker_rejects():
                    {"references": [{"title": "x", "url": "ftp://x"}]}, {"category": "gpu"}):
         bad = dict(meta, **change)
         assert list(validator.iter_errors(bad)), change
+
+
+def test_every_real_example_still_wins_when_the_collection_grows_by_a_thousand_entries(tmp_path):
+    """Word weights come from the whole collection: unrelated entries must not make real ones fight."""
+    import shutil
+    import sys
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from bench import make_entries
+
+    from encyclopedia import matching
+    from encyclopedia.site import load_search_index, self_test
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "entries", content / "entries")
+    shutil.copy(ROOT / "site.yaml", content / "site.yaml")
+    make_entries(content / "synthetic", 1000)
+    for p in (content / "synthetic").iterdir():
+        p.rename(content / "entries" / p.name)
+    project = Project.at(content)
+    index = load_search_index(project)
+    from encyclopedia.site import _load
+    entries = [e for e in _load(project)[2] if not e.slug.startswith("synthetic-")]
+    assert len(entries) == len(ENTRY_FILES)
+    assert [p.format() for p in self_test(entries, index)] == []
+    assert matching.prepare(index)  # the grown index is usable
