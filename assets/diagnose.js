@@ -96,7 +96,8 @@ export function tokenizeLine(line, signature = false) {
   while ((m = re.exec(line)) !== null) {
     if (m[1] !== undefined || m[3] !== undefined) {
       if (tokens.length === 0 || tokens[tokens.length - 1] !== WILD) tokens.push(WILD);
-      afterNumber = false;
+      // `{timeout} seconds`: a unit after a placeholder is dropped, as after a number in a log.
+      afterNumber = m[1] !== undefined;
     } else if (m[7] !== undefined) {
       const word = m[7].toLowerCase();
       if (afterNumber && UNITS.has(word)) { afterNumber = false; continue; }

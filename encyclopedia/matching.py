@@ -112,7 +112,8 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
         if kind in ("wild", "quoted"):
             if not tokens or tokens[-1] != WILD:
                 tokens.append(WILD)
-            after_number = False
+            # `{timeout} seconds`: a unit after a placeholder is dropped, as after a number in a log.
+            after_number = kind == "wild"
         elif kind == "word":
             word = m.group().lower()
             if after_number and word in UNITS:
