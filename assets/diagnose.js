@@ -141,6 +141,7 @@ const MISS_GAP = 3;
 const MAX_OCCURRENCES = 200;
 const MIN_COVERAGE = 0.6;
 const MIN_INFO = 1.2;
+const MIN_INFO_EXACT = 0.8; // a signature found whole, word for word side by side (see matching.py)
 const FULL_INFO = 2.4;
 const SAME_FAILURE = 0.85;
 const ROOT_SHARE = 0.6;
@@ -170,7 +171,8 @@ export function prepare(index) {
       for (const w of ws) total += w;
       const order = toks.map((t, i) => i).filter((i) => toks[i] !== WILD)
         .sort((a, b) => (ws[b] - ws[a]) || (a - b));
-      sigs.push({ entry: ei, text, variant, kind, tokens: toks, weights: ws, total, anchors: order.slice(0, 2) });
+      sigs.push({ entry: ei, text, variant, kind, tokens: toks, weights: ws, total, anchors: order.slice(0, 2),
+        contiguous: toks.length >= 2 && !toks.includes(WILD) });
     }
   });
   const byToken = new Map();
@@ -312,7 +314,9 @@ export function diagnose(index, text) {
         const coverage = o[0] / sig.total;
         // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
         // different failure unless nearly everything else matches.
-        if (coverage >= minCoverage && o[0] >= MIN_INFO && (o[3] || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push(o);
+        const whole = sig.contiguous && o[0] >= sig.total - 1e-9 && o[2] - o[1] === sig.tokens.length - 1;
+        if (coverage >= minCoverage && (o[0] >= MIN_INFO || (whole && o[0] >= MIN_INFO_EXACT)) &&
+            (o[3] || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push(o);
       }
     }
     if (!occurrences.length) continue;

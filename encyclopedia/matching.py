@@ -200,6 +200,8 @@ MISS_GAP = 3           # extra distance allowed after each missing signature wor
 MAX_OCCURRENCES = 200  # anchor occurrences tried per signature
 MIN_COVERAGE = 0.6     # share of a signature's weight that must be found
 MIN_INFO = 1.2         # weight that must be found, so short common phrases never match alone
+MIN_INFO_EXACT = 0.8   # ... unless every word of the signature stands in the log, in order, side by
+                       # side (`'loss': nan`): a short signature found whole says what it says
 FULL_INFO = 2.4        # matched weight at which confidence stops growing
 SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
 ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
@@ -225,6 +227,7 @@ class PreparedSignature:
     weights: tuple[float, ...]
     total: float
     anchors: tuple[int, ...]
+    contiguous: bool  # two or more words and no wildcard: it can be found whole, side by side
 
 
 @dataclass(frozen=True)
@@ -255,7 +258,8 @@ def prepare(index: dict) -> Prepared:
             total = sum(ws)
             order = sorted((i for i, t in enumerate(toks) if t != WILD), key=lambda i: (-ws[i], i))
             anchors = tuple(order[:2])
-            sigs.append(PreparedSignature(ei, text, variant, kind, tuple(toks), ws, total, anchors))
+            contiguous = len(toks) >= 2 and WILD not in toks
+            sigs.append(PreparedSignature(ei, text, variant, kind, tuple(toks), ws, total, anchors, contiguous))
     by_token: dict[str, list[int]] = {}
     vocab = set()
     for si, s in enumerate(sigs):
@@ -403,9 +407,10 @@ def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
             for pos in plist[:MAX_OCCURRENCES]:
                 found, first, last, top_found = _align(sig, anchor, pos, positions)
                 coverage = found / sig.total
+                whole = sig.contiguous and found >= sig.total - 1e-9 and last - first == len(sig.tokens) - 1
                 # Missing the signature's most telling word (SIGKILL where the log says SIGABRT)
                 # is a different failure unless nearly everything else matches.
-                if (coverage >= min_coverage and found >= MIN_INFO
+                if (coverage >= min_coverage and (found >= MIN_INFO or (whole and found >= MIN_INFO_EXACT))
                         and (top_found or coverage >= WITHOUT_TOP_COVERAGE)):
                     occurrences.append((found, first, last))
         if not occurrences:
