@@ -392,6 +392,7 @@ function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 
 const FIELD_WEIGHTS = { title: 3.0, alias: 2.5, tag: 2.5, slug: 2.0, signature: 2.0, system: 1.5, category: 1.0, summary: 1.0 };
 const MORE_FIELDS_SHARE = 0.1;
+const SENTENCE_WORDS = 4; // a query with more (non-stop) words than this is read as a sentence
 const QUERY_STOPWORDS = new Set("a an and the of in on to for is with my when how why what error".split(" "));
 
 function words(text) {
@@ -477,10 +478,12 @@ export function query(index, text, limit = 20, requireAll = false) {
   if (!ws.length) return [];
   let required = ws.filter((w) => !QUERY_STOPWORDS.has(w));
   if (!required.length) required = ws;
+  const sentence = required.length > SENTENCE_WORDS;
   const totals = new Map();
   for (const w of required) {
     const scores = new Map();
-    const edits = w.length >= 8 ? 2 : w.length >= 4 ? 1 : 0;
+    // Typos are forgiven in a few typed words, not in a sentence (matching.query).
+    const edits = sentence ? 0 : w.length >= 8 ? 2 : w.length >= 4 ? 1 : 0;
     for (const { term, postings, idf } of qi.termList) {
       let quality;
       if (term === w) quality = 1.0;
@@ -499,15 +502,18 @@ export function query(index, text, limit = 20, requireAll = false) {
     }
   }
   const phrase = ws.join(" ");
+  // A few words: entries matching all of them first. A sentence (an issue title): the words
+  // matched weigh in by how telling they are, scaled by the share matched (matching.query).
   let ranked = [];
   for (let [ei, [hits, total]] of totals) {
     if (ws.length > 1 && qi.phrases[ei].some((p) => p.includes(phrase))) total *= 1.5;
-    ranked.push({ hits, key: Math.round(total * 1e6) / 1e6, slug: qi.entries[ei].slug, ei, total });
+    if (sentence) total *= (hits / required.length) ** 2;
+    ranked.push({ hits: sentence ? 0 : hits, all: hits === required.length,
+      key: Math.floor(total * 1e6 + 0.5) / 1e6, slug: qi.entries[ei].slug, ei, total });
   }
   ranked.sort((a, b) => (b.hits - a.hits) || (b.key - a.key) || cmp(a.slug, b.slug));
-  if (requireAll || (ranked.length && ranked[0].hits === required.length)) {
-    ranked = ranked.filter((r) => r.hits === required.length);
-  }
+  if (requireAll) ranked = ranked.filter((r) => r.all);
+  else if (!sentence && ranked.length && ranked[0].all) ranked = ranked.filter((r) => r.all);
   return ranked.slice(0, limit).map(({ ei, total }) => {
     const e = qi.entries[ei];
     return { slug: e.slug, title: e.title, url: e.url, category: e.category, severity: e.severity,

@@ -526,6 +526,7 @@ def verdict(results: list[dict], where_of=None) -> str:
 FIELD_WEIGHTS = {"title": 3.0, "alias": 2.5, "tag": 2.5, "slug": 2.0, "signature": 2.0,
                  "system": 1.5, "category": 1.0, "summary": 1.0}
 MORE_FIELDS_SHARE = 0.1
+SENTENCE_WORDS = 4  # a query with more (non-stop) words than this is read as a sentence
 QUERY_STOPWORDS = frozenset("a an and the of in on to for is with my when how why what error".split())
 
 
@@ -594,10 +595,13 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: boo
     if not words:
         return []
     required = [w for w in words if w not in QUERY_STOPWORDS] or words
+    sentence = len(required) > SENTENCE_WORDS
     per_word: list[dict[int, float]] = []
     for w in required:
         scores: dict[int, float] = {}
-        limit_edits = 2 if len(w) >= 8 else 1 if len(w) >= 4 else 0
+        # Typos are forgiven in a few typed words; in a sentence, near-spellings of other words
+        # (deepseek / deepspeed) are more often different names than typos.
+        limit_edits = 0 if sentence else 2 if len(w) >= 8 else 1 if len(w) >= 4 else 0
         for term, postings in qi.terms.items():
             if term == w:
                 quality = 1.0
@@ -619,16 +623,24 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: boo
             hits, total = totals.get(ei, (0, 0.0))
             totals[ei] = (hits + 1, total + s)
     phrase = " ".join(words)
+    # A few words: entries matching all of them first. A sentence (an issue title): the words
+    # matched weigh in by how telling they are, scaled by the share of the words matched, so an
+    # entry that shares many ordinary words does not beat one that shares the telling ones.
     ranked = []
     for ei, (hits, total) in totals.items():
         if len(words) > 1 and any(phrase in p for p in qi.phrases[ei]):
             total *= 1.5
-        ranked.append((-hits, -math.floor(total * 1e6 + 0.5) / 1e6, qi.entries[ei]["slug"], ei, total))
+        if sentence:
+            total *= (hits / len(required)) ** 2
+        key = -math.floor(total * 1e6 + 0.5) / 1e6
+        ranked.append((0 if sentence else -hits, key, qi.entries[ei]["slug"], ei, total, hits == len(required)))
     ranked.sort()
-    if require_all or (ranked and -ranked[0][0] == len(required)):
-        ranked = [r for r in ranked if -r[0] == len(required)]
+    if require_all:
+        ranked = [r for r in ranked if r[5]]
+    elif not sentence and ranked and ranked[0][5]:
+        ranked = [r for r in ranked if r[5]]
     out = []
-    for _, _, _, ei, total in ranked[:limit]:
+    for _, _, _, ei, total, _ in ranked[:limit]:
         e = qi.entries[ei]
         out.append({"slug": e["slug"], "title": e["title"], "url": e["url"],
                     "category": e["category"], "severity": e["severity"],
