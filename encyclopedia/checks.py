@@ -138,6 +138,13 @@ def signature_context(entries, prepared: matching.Prepared) -> SignatureContext:
     return SignatureContext(tuple(entries), keys, index_of, example_scores)
 
 
+def _owner_score(ctx: SignatureContext, owner: Entry, k: int) -> float:
+    """How strongly an entry's own signatures match its k-th example."""
+    scores = ctx.example_scores[(owner.slug, k)]
+    own = [ctx.index_of.get((owner.slug, s.text)) for s in owner.signatures]
+    return max((scores.get(si, 0.0) for si in own if si is not None), default=0.0)
+
+
 def check_signatures(e: Entry, ctx: SignatureContext) -> list[Problem]:
     """Duplicate signatures across entries, and signatures that match another entry's example as
     strongly as their own entry's examples."""
@@ -158,8 +165,13 @@ def check_signatures(e: Entry, ctx: SignatureContext) -> list[Problem]:
         if si is None or not compare_examples:
             continue
         own = max((example_scores[(e.slug, k)].get(si, 0.0) for k in range(len(e.examples))), default=0.0)
+        # A signature that also matches a log of a more specific failure (an NCCL "Cuda failure"
+        # line inside an ECC error's log) is fine while it matches its own entry's examples and
+        # the other failure's signatures match that log more strongly; it is a problem when it
+        # matches none of its own examples, or as strongly as the other entry's own signatures.
         clash = next(((o, k, theirs) for o in others for k in range(len(o.examples))
-                      if (theirs := example_scores[(o.slug, k)].get(si, 0.0)) > 0 and theirs >= own), None)
+                      if (theirs := example_scores[(o.slug, k)].get(si, 0.0)) > 0 and theirs >= own
+                      and (own == 0 or theirs >= _owner_score(ctx, o, k))), None)
         if clash:
             o, k, theirs = clash
             out.append(Problem(e.source_path, line,
