@@ -61,14 +61,20 @@ const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
 const FRAME_RE = /^\s*File "[^"\n]*", line [0-9]+/;
 const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
 
-/** Lines without ANSI codes or log prefixes, each {text, rank}. */
+// A line logged at warning level (matching.py: WARNING_PREFIX_RE, PY_WARNING_RE).
+const WARNING_PREFIX_RE = /^\s*(?:\[?W[0-9]{4} |\[?WARN(?:ING)?\b)/;
+const PY_WARNING_RE = /[a-z]Warning: /;
+
+/** Lines without ANSI codes or log prefixes, each {text, rank, warning}. */
 export function splitLines(text) {
   const out = [];
   for (const raw of text.split(/\r\n|\r|\n/)) {
     let line = raw.indexOf("\x1b") >= 0 ? raw.replace(ANSI_RE, "") : raw;
     let rank = null;
+    let warning = false;
     for (let round = 0; round < 6; round++) {
       let applied = false;
+      warning = warning || WARNING_PREFIX_RE.test(line);
       for (const [rx, hasRank] of PREFIX_RES) {
         const m = rx.exec(line);
         if (m && m[0].length > 0) {
@@ -80,7 +86,8 @@ export function splitLines(text) {
       }
       if (!applied) break;
     }
-    out.push({ text: line, rank });
+    warning = warning || WARNING_PREFIX_RE.test(line) || PY_WARNING_RE.test(line);
+    out.push({ text: line, rank, warning });
   }
   return out;
 }
@@ -358,8 +365,11 @@ export function diagnose(index, text) {
   // faint cause does not displace a clear consequence.
   let strongest = 0;
   for (const [, m] of primaries) if (m[0] > strongest) strongest = m[0];
-  let root = primaries.find(([ei, m]) => (prep.entries[ei].role || "cause") === "cause" && m[0] >= strongest * ROOT_SHARE);
-  if (root === undefined && primaries.length) root = primaries[0];
+  const eligible = primaries.filter(([ei, m]) => (prep.entries[ei].role || "cause") === "cause" && m[0] >= strongest * ROOT_SHARE);
+  // A cause seen only on lines logged as warnings is not the root when another cause is on an
+  // error line (matching.py).
+  let root = eligible.find(([, m]) => !(lines[streamLine[m[1]]].warning && lines[streamLine[m[2]]].warning));
+  if (root === undefined) root = eligible.length ? eligible[0] : primaries[0];
   const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
 
   const build = (ei, m, rootCause, altOf) => {

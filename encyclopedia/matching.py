@@ -79,6 +79,13 @@ VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
 class Line:
     text: str  # the line as pasted, without ANSI codes
     rank: int | None
+    warning: bool = False  # logged at warning level: evidence, but rarely what stopped the run
+
+
+# A line logged at warning level: a glog `W1129 ...` header, `WARNING ...`, `[WARNING]`, Python
+# logging's `WARNING:name:`, or a Python warning (`UserWarning: `, `FutureWarning: `...).
+WARNING_PREFIX_RE = re.compile(r"\s*(?:\[?W[0-9]{4} |\[?WARN(?:ING)?\b)")
+PY_WARNING_RE = re.compile(r"[a-z]Warning: ")
 
 
 def split_lines(text: str) -> list[Line]:
@@ -87,7 +94,9 @@ def split_lines(text: str) -> list[Line]:
     for raw in re.split(r"\r\n|\r|\n", text):
         line = ANSI_RE.sub("", raw)
         rank = None
+        warning = False
         for _ in range(6):
+            warning = warning or WARNING_PREFIX_RE.match(line) is not None
             for rx in PREFIX_RES:
                 m = rx.match(line)
                 if m and m.end() > 0:
@@ -97,7 +106,8 @@ def split_lines(text: str) -> list[Line]:
                     break
             else:
                 break
-        out.append(Line(line, rank))
+        warning = warning or WARNING_PREFIX_RE.match(line) is not None or PY_WARNING_RE.search(line) is not None
+        out.append(Line(line, rank, warning))
     return out
 
 
@@ -461,8 +471,12 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
     # The root cause: the earliest cause that is nearly as strong as the strongest match, so a
     # faint cause does not displace a clear consequence.
     strongest = max((p[1][0] for p in primaries), default=0.0)
-    root = next((p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"
-                 and p[1][0] >= strongest * ROOT_SHARE), primaries[0] if primaries else None)
+    eligible = [p for p in primaries if prep.entries[p[0]].get("role", "cause") == "cause"
+                and p[1][0] >= strongest * ROOT_SHARE]
+    # A cause seen only on lines logged as warnings (a library that could not load an optional
+    # extension and went on) is not the root when another cause is on an error line.
+    root = next((p for p in eligible if not all(lines[stream_line[i]].warning for i in (p[1][1], p[1][2]))),
+                eligible[0] if eligible else primaries[0] if primaries else None)
     result_order = ([root] if root else []) + [p for p in primaries if p is not root]
 
     def build(ei, m, root_cause, alt_of):
