@@ -27,7 +27,8 @@ def prepared():
 def test_log_is_diagnosed_with_the_expected_root_cause(prepared, folder, name, want):
     results = matching.diagnose_matches(prepared, (folder / "logs" / name).read_text(encoding="utf-8", errors="replace"))
     if want["root"] is None:
-        assert [r.slug for r in results] == []
+        # No failure: nothing is reported but, at most, warnings the log does print.
+        assert [r.slug for r in results if r.role != "warning"] == [], [(r.slug, r.score) for r in results]
         return
     assert results and results[0].slug == want["root"], [(r.slug, r.score) for r in results]
     allowed = {want["root"], *want.get("also", [])}
