@@ -369,7 +369,11 @@ export function diagnose(index, text) {
   // A cause seen only on lines logged as warnings is not the root when another cause is on an
   // error line (matching.py).
   let root = eligible.find(([, m]) => !(lines[streamLine[m[1]]].warning && lines[streamLine[m[2]]].warning));
-  if (root === undefined) root = eligible.length ? eligible[0] : primaries[0];
+  // Without a cause, a consequence (the abort, the relay) heads the list before mere warnings.
+  if (root === undefined) {
+    root = eligible.length ? eligible[0]
+      : (primaries.find(([ei]) => (prep.entries[ei].role || "cause") !== "warning") || primaries[0]);
+  }
   const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
 
   const build = (ei, m, rootCause, altOf) => {
