@@ -369,10 +369,18 @@ export function diagnose(index, text) {
   // A cause seen only on lines logged as warnings is not the root when another cause is on an
   // error line (matching.py).
   let root = eligible.find(([, m]) => !(lines[streamLine[m[1]]].warning && lines[streamLine[m[2]]].warning));
-  // Without a cause, a consequence (the abort, the relay) heads the list before mere warnings.
+  // Without a cause, the strongest match heads the list; at equal strength a consequence (the
+  // abort, the relay) before a mere warning, then the earliest (matching.py).
   if (root === undefined) {
-    root = eligible.length ? eligible[0]
-      : (primaries.find(([ei]) => (prep.entries[ei].role || "cause") !== "warning") || primaries[0]);
+    if (eligible.length) root = eligible[0];
+    else {
+      const rank = ([ei, m]) => [m[0], (prep.entries[ei].role || "cause") !== "warning" ? 1 : 0, -m[1]];
+      for (const p of primaries) {
+        if (root === undefined) { root = p; continue; }
+        const a = rank(p), b = rank(root);
+        if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) root = p;
+      }
+    }
   }
   const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
 

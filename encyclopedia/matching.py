@@ -475,10 +475,11 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
                 and p[1][0] >= strongest * ROOT_SHARE]
     # A cause seen only on lines logged as warnings (a library that could not load an optional
     # extension and went on) is not the root when another cause is on an error line.
-    # Without a cause, a consequence (the abort, the relay) heads the list before mere warnings.
+    # Without a cause, the strongest match heads the list; at equal strength a consequence (the
+    # abort, the relay) before a mere warning, then the earliest.
     root = next((p for p in eligible if not all(lines[stream_line[i]].warning for i in (p[1][1], p[1][2]))),
-                eligible[0] if eligible else next((p for p in primaries if prep.entries[p[0]].get("role") != "warning"),
-                                                  primaries[0] if primaries else None))
+                eligible[0] if eligible else max(primaries, default=None, key=lambda p: (
+                    p[1][0], prep.entries[p[0]].get("role", "cause") != "warning", -p[1][1])))
     result_order = ([root] if root else []) + [p for p in primaries if p is not root]
 
     def build(ei, m, root_cause, alt_of):
