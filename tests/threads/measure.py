@@ -1,9 +1,12 @@
-"""Coverage of the sample of real failure threads: python3 tests/coverage/measure.py [-v]
+"""Coverage of the sample of real failure threads: python3 tests/threads/measure.py [-v]
 
 sample.yaml holds threads drawn from public issue trackers (docs/coverage.md says how), each with
 the failure it shows and the entry that covers it (`entry`, or null). A thread counts as covered
 when an entry covers it and the encyclopedia's own search names that entry first: `diagnose` on
-its log excerpt, or the search box on its title when the thread shows no log.
+its log excerpt; the search box on its title when the thread shows no log, or when `diagnose`
+finds nothing in the excerpt (search excerpts are cut, often above the error line, and a reader
+with that failure would then search by the thread's words). A wrong answer from `diagnose` is
+never replaced by the title's.
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ def load_sample() -> list[dict]:
 def first_result(index: dict, prepared, record: dict) -> str | None:
     if record["kind"] == "log":
         found = matching.diagnose_matches(prepared, record["excerpt"])
-        return found[0].slug if found else None
+        if found:
+            return found[0].slug
     found = matching.search(index, record["title"], limit=1)
     return found[0]["slug"] if found else None
 
