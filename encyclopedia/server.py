@@ -17,6 +17,7 @@ from .problems import BuildError
 from .site import Project, build_site
 
 POLL_SECONDS = 0.4
+SETTLE_SECONDS = 0.1  # inputs unchanged for this long before a rebuild
 RELOAD_SCRIPT = b"""// Development only: reload when the site is rebuilt, show problems when a rebuild fails.
 // The page was served from build generation `g`; any later generation means reload (or, when
 // that rebuild failed, show why), even one that happened before this script connected.
@@ -102,9 +103,17 @@ def _watch(dev: DevSite, stop: threading.Event, last: dict) -> None:
     """Rebuild whenever the inputs differ from `last`, the snapshot the current build was made from."""
     while not stop.wait(POLL_SECONDS):
         now = _snapshot(dev.project)
-        if now != last:
-            last = now
-            dev.rebuild()
+        if now == last:
+            continue
+        # An editor (or a script) may be halfway through writing: wait until the inputs stop
+        # changing, so a half-written file is not reported as an error.
+        while not stop.wait(SETTLE_SECONDS):
+            settled = _snapshot(dev.project)
+            if settled == now:
+                break
+            now = settled
+        last = now
+        dev.rebuild()
 
 
 class DevHTTPServer(ThreadingHTTPServer):
