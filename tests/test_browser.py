@@ -281,6 +281,23 @@ def test_slash_focuses_search_and_copy_buttons_appear_with_javascript(site, page
     assert page.evaluate("document.activeElement.id") == "q"
 
 
+def test_without_javascript_search_explains_itself_and_shows_no_dead_controls(site, browser):
+    ctx = browser.new_context(java_script_enabled=False)
+    try:
+        page = ctx.new_page()
+        page.goto(site + "search/?q=nccl+timeout")
+        assert not page.locator("#q").is_visible() and not page.locator("#diagnose").is_visible()
+        assert "needs JavaScript" in page.locator("main").inner_text()
+        # The entry page's extra wordings open without a script.
+        page.goto(site + "entries/cuda-out-of-memory/")
+        more = page.locator("details.more-signatures")
+        assert more.locator("code.sig").first.is_visible() is False
+        more.locator("summary").click()
+        assert more.locator("code.sig").first.is_visible()
+    finally:
+        ctx.close()
+
+
 def test_every_internal_link_resolves_under_the_subpath(site, page):
     origin = site.rsplit("/sub/", 1)[0]
     checked = set()
