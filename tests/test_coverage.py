@@ -5,7 +5,7 @@ threads shows up (a change that gains some should raise the published figure).""
 import re
 from pathlib import Path
 
-from threads.measure import coverage, load_sample, measure, summary
+from threads.measure import coverage, load_sample, log_figures, log_summary, measure, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,3 +33,14 @@ def test_coverage_of_the_sample_is_at_least_the_published_figure(capsys):
     with capsys.disabled():
         print("\n" + summary(outcomes, len(records)))
     assert coverage(outcomes) >= published() - 1e-9
+
+
+def test_diagnose_on_the_real_log_excerpts_is_at_least_the_published_figures(capsys):
+    text = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- logs: right ([0-9]+) of ([0-9]+), quiet ([0-9]+) of ([0-9]+) -->", text)
+    assert m, "docs/coverage.md must state <!-- logs: right N of M, quiet K of L -->"
+    figures = log_figures()
+    with capsys.disabled():
+        print(log_summary(figures))
+    assert (figures.positives, figures.negatives) == (int(m.group(2)), int(m.group(4))), figures
+    assert figures.right >= int(m.group(1)) and figures.quiet >= int(m.group(3)), figures

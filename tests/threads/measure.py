@@ -75,6 +75,39 @@ def summary(outcomes: list[Outcome], drawn: int) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class LogFigures:
+    """`diagnose` alone on the verbatim log excerpts (no fallback to the title)."""
+
+    positives: int  # excerpts of a failure an entry covers
+    right: int  # ... whose first result is that entry
+    silent: int  # ... where nothing is reported (excerpts cut above the error)
+    negatives: int  # excerpts of a failure no entry covers
+    quiet: int  # ... where nothing but warnings is reported
+
+
+def log_figures(records: list[dict] | None = None) -> LogFigures:
+    records = load_sample() if records is None else records
+    prepared = matching.prepare(load_search_index(Project.at(ROOT)))
+    logs = [r for r in records if r["kind"] == "log" and r["key"] != UNIDENTIFIED]
+    pos = [r for r in logs if r.get("entry")]
+    neg = [r for r in logs if not r.get("entry")]
+    right = silent = quiet = 0
+    for r in pos:
+        found = matching.diagnose_matches(prepared, r["excerpt"])
+        right += bool(found) and found[0].slug == r["entry"]
+        silent += not found
+    for r in neg:
+        quiet += not [m for m in matching.diagnose_matches(prepared, r["excerpt"]) if m.role != "warning"]
+    return LogFigures(len(pos), right, silent, len(neg), quiet)
+
+
+def log_summary(f: LogFigures) -> str:
+    return (f"diagnose on log excerpts: right entry first {f.right}/{f.positives} "
+            f"({f.silent} silent, {f.positives - f.right - f.silent} wrong); "
+            f"no entry: nothing reported {f.quiet}/{f.negatives}")
+
+
 def coverage(outcomes: list[Outcome]) -> float:
     return sum(o.covered for o in outcomes) / len(outcomes)
 
@@ -88,3 +121,4 @@ if __name__ == "__main__":
                 state = "no entry" if o.entry is None else f"found {o.found}, want {o.entry}"
                 print(f"{o.kind:5} {state:60} {o.url}")
     print(summary(outcomes, len(records)))
+    print(log_summary(log_figures(records)))
