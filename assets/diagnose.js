@@ -263,21 +263,31 @@ function codePoints(text, start, end) {
 export function diagnose(index, text) {
   const prep = prepare(index);
   const lines = splitLines(text);
-  let streamLine = new Int32Array(1024);
-  let n = 0;
-  const positions = new Map();
+  let streamLine, n, positions, best, spans;
   const vocab = prep.vocabulary;
+  // One pass over the log: where signature words occur, then every signature found. Returns
+  // whether source lines under traceback frames were left out.
+  const pass = (readSource) => {
+  streamLine = new Int32Array(1024);
+  n = 0;
+  positions = new Map();
+  let skipped = false;
   // A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
   // when a line ends inside a word and the next starts with one, the two halves joined also
   // count as a word, at the position of the first half.
   let tail = null; // [last word of the previous line, its position], if it ended in a word
-  let afterFrame = false;
+  let frameIndent = -1; // indentation of the previous line when it was a traceback frame
   for (let li = 0; li < lines.length; li++) {
     const text = lines[li].text;
-    // The indented line after a Python traceback frame is source code, not output: a message
-    // quoted in code must not count as the message printed.
-    const source = afterFrame && (text[0] === " " || text[0] === "\t");
-    afterFrame = FRAME_RE.test(text);
+    // The line after a Python traceback frame, indented deeper than the frame, is source code,
+    // not output: a message quoted in code must not count as the message printed (unless the
+    // paste holds nothing else that matches: see below). A paste indented as a whole keeps the
+    // error line at the frame's depth or less.
+    const indent = text.length - text.replace(/^[ \t]+/, "").length;
+    const source = frameIndent >= 0 && indent > frameIndent &&
+      !(readSource && text.trimStart().startsWith("raise "));
+    if (source) skipped = true;
+    frameIndent = FRAME_RE.test(text) ? indent : -1;
     const toks = source ? [] : tokenizeLine(text).filter((t) => t !== WILD);
     if (tail && toks.length && WORD_CHAR_RE.test(text.slice(0, 1))) {
       const joined = tail[0] + toks[0];
@@ -303,8 +313,8 @@ export function diagnose(index, text) {
     tail = toks.length && WORD_CHAR_RE.test(text.slice(-1)) ? [toks[toks.length - 1], n - 1] : null;
   }
 
-  const best = new Map(); // entry -> [score, first, last, sig]
-  const spans = new Map(); // entry -> every accepted occurrence as [score, first, last]
+  best = new Map(); // entry -> [score, first, last, sig]
+  spans = new Map(); // entry -> every accepted occurrence as [score, first, last]
   const candidateSet = new Set();
   for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
   const candidates = [...candidateSet].sort((a, b) => a - b);
@@ -344,6 +354,11 @@ export function diagnose(index, text) {
       best.set(sig.entry, [score, pick[1], pick[2], sig]);
     }
   }
+  return skipped;
+  };
+  // A partial paste: traceback frames and the source lines Python quotes under them, with the
+  // message itself cut off. The `raise` lines quoted there are then the best evidence (matching.py).
+  if (pass(false) && best.size === 0) pass(true);
 
   // At equal scores a cause comes before a consequence or warning matching the same lines, so a
   // wrapper that quotes the real error (BackendCompilerFailed around a Triton error) cannot own it.

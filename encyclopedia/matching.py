@@ -371,9 +371,10 @@ class Scan:
     lines: list
     stream_line: list
     positions: dict
+    skipped_source: bool  # source lines under traceback frames were left out
 
 
-def scan(prep: Prepared, text: str) -> Scan:
+def scan(prep: Prepared, text: str, read_source: bool = False) -> Scan:
     lines = split_lines(text)
     stream_line: list[int] = []
     positions: dict[str, list[int]] = {}
@@ -382,12 +383,18 @@ def scan(prep: Prepared, text: str) -> Scan:
     # when a line ends inside a word and the next starts with one, the two halves joined also
     # count as a word, at the position of the first half.
     tail: tuple[str, int] | None = None  # last word of the previous line, if it ended in a word
-    after_frame = False
+    frame_indent = -1  # indentation of the previous line when it was a traceback frame
+    skipped = False
     for li, line in enumerate(lines):
-        # The indented line after a Python traceback frame is source code, not output: a
-        # message quoted in code must not count as the message printed.
-        source = after_frame and line.text[:1] in (" ", "\t")
-        after_frame = FRAME_RE.match(line.text) is not None
+        # The line after a Python traceback frame, indented deeper than the frame, is source
+        # code, not output: a message quoted in code must not count as the message printed
+        # (unless the paste holds nothing else that matches: see diagnose_matches). A paste
+        # indented as a whole keeps the error line at the frame's depth or less.
+        indent = len(line.text) - len(line.text.lstrip(" \t"))
+        source = frame_indent >= 0 and indent > frame_indent and not (
+            read_source and line.text.lstrip().startswith("raise "))
+        skipped = skipped or source
+        frame_indent = indent if FRAME_RE.match(line.text) else -1
         toks = [] if source else [t for t in tokenize_line(line.text) if t != WILD]
         if tail and toks and line.text[:1] in WORD_CHARS:
             joined = tail[0] + toks[0]
@@ -398,7 +405,7 @@ def scan(prep: Prepared, text: str) -> Scan:
                 positions.setdefault(tok, []).append(len(stream_line))
             stream_line.append(li)
         tail = (toks[-1], len(stream_line) - 1) if toks and line.text[-1:] in WORD_CHARS else None
-    return Scan(lines, stream_line, positions)
+    return Scan(lines, stream_line, positions, skipped)
 
 
 def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
@@ -442,10 +449,17 @@ def signature_scores(prep: Prepared, text: str) -> dict[int, float]:
 def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
     prep = index if isinstance(index, Prepared) else prepare(index)
     scanned = scan(prep, text)
+    matched = match_signatures(prep, scanned.positions)
+    if not matched and scanned.skipped_source:
+        # A partial paste: traceback frames and the source lines Python quotes under them
+        # (`raise BackendCompilerFailed(...)`), with the message itself cut off. The `raise`
+        # lines quoted there are then the best evidence there is.
+        scanned = scan(prep, text, read_source=True)
+        matched = match_signatures(prep, scanned.positions)
     lines, stream_line = scanned.lines, scanned.stream_line
     best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
     spans: dict[int, list] = {}  # entry -> every accepted occurrence as (score, first_pos, last_pos)
-    for si, (score, first, last, sig_spans) in match_signatures(prep, scanned.positions).items():
+    for si, (score, first, last, sig_spans) in matched.items():
         sig = prep.signatures[si]
         spans.setdefault(sig.entry, []).extend(sig_spans)
         current = best.get(sig.entry)

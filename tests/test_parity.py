@@ -33,6 +33,12 @@ def test_python_and_javascript_agree_on_every_result():
     quality = ROOT / "tests" / "quality" / "logs"
     if quality.is_dir():
         texts.extend(p.read_text(encoding="utf-8", errors="replace") for p in sorted(quality.glob("*.log")))
+    real = ROOT / "tests" / "real-logs" / "cases.yaml"
+    if real.is_file():  # logs copied verbatim from public issue threads
+        import yaml
+        texts.extend(c["log"] for c in yaml.safe_load(real.read_text(encoding="utf-8")))
+        texts.extend(r["excerpt"] for r in yaml.safe_load(
+            (ROOT / "tests" / "threads" / "sample.yaml").read_text(encoding="utf-8")))
     # Characters outside the Basic Multilingual Plane are one character in Python, two in JS.
     texts.append("🔥 warming up " * 300 + "\nRuntimeError: CUDA error: an illegal memory access was "
                  "encountered 🔥" + " 🔥" * 1200 + "\n" + "after 🔥\n" * 400)
