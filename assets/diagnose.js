@@ -152,6 +152,7 @@ const MIN_INFO_EXACT = 0.8; // a signature found whole, word for word side by si
 const FULL_INFO = 2.4;
 const SAME_FAILURE = 0.85;
 const ROOT_SHARE = 0.6;
+const MIN_REPORT = 0.35; // an entry whose best match scores less is a weak overlap, not reported
 const WITHOUT_TOP_COVERAGE = 0.85;
 const CONTEXT_LINES = 2;
 const ALIAS_GAP = 1;
@@ -359,6 +360,8 @@ export function diagnose(index, text) {
   // A partial paste: traceback frames and the source lines Python quotes under them, with the
   // message itself cut off. The `raise` lines quoted there are then the best evidence (matching.py).
   if (pass(false) && best.size === 0) pass(true);
+  // A few shared words are not a finding: an entry matched only that weakly is left out (matching.py).
+  for (const [ei, m] of [...best]) if (m[0] < MIN_REPORT) best.delete(ei);
 
   // At equal scores a cause comes before a consequence or warning matching the same lines, so a
   // wrapper that quotes the real error (BackendCompilerFailed around a Triton error) cannot own it.

@@ -215,6 +215,7 @@ MIN_INFO_EXACT = 0.8   # ... unless every word of the signature stands in the lo
 FULL_INFO = 2.4        # matched weight at which confidence stops growing
 SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
 ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
+MIN_REPORT = 0.35      # an entry whose best match scores less is a weak overlap, not reported
 WITHOUT_TOP_COVERAGE = 0.85  # coverage needed when the heaviest word is missing
 CONTEXT_LINES = 2      # log lines shown around a match
 ROLE_ORDER = {"cause": 0, "consequence": 1, "warning": 2}
@@ -465,6 +466,9 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         current = best.get(sig.entry)
         if current is None or (score, -first) > (current[0], -current[1]):
             best[sig.entry] = (score, first, last, sig)
+    # A few shared words (a spawn message's "terminated with" in a watchdog line) are not a
+    # finding: an entry matched only that weakly is left out.
+    best = {ei: m for ei, m in best.items() if m[0] >= MIN_REPORT}
 
     # Group matches over the same lines: a match is an alternative explanation when a stronger
     # entry matches at least as well somewhere on its lines (not only at that entry's best place).
