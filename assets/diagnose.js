@@ -494,7 +494,7 @@ function prepareQuery(index) {
   });
   const n = Math.max(1, index.entries.length);
   const termList = [...terms.entries()].map(([term, postings]) => ({ term, postings, idf: Math.log(1 + n / postings.size) }));
-  const result = { termList, exact: new Map(termList.map((t) => [t.term, t])), phrases, entries: index.entries };
+  const result = { termList, phrases, entries: index.entries };
   queryPrepared.set(index, result);
   return result;
 }

@@ -85,11 +85,6 @@ def _drop_checkboxes(state) -> None:
 _PARSER = _make_parser()
 
 
-def render_markdown(text: str) -> str:
-    """Render a short Markdown string (summary, fix) without entry links or headings."""
-    return _PARSER.render(text)
-
-
 def render_inline(text: str, links: bool = True) -> str:
     """Render one frontmatter value as inline Markdown; `slug.md` links point at entry pages.
     Without `links`, links become their text (for listings, where the item is a link already)."""

@@ -36,8 +36,3 @@ def did_you_mean(name: str, options, cutoff: float = 0.6) -> str:
     """"; did you mean `x`?" for the closest option to a misspelt name, or "" when none is close."""
     close = difflib.get_close_matches(str(name), sorted(options), n=1, cutoff=cutoff)
     return f"; did you mean `{close[0]}`?" if close else ""
-
-
-def sorted_problems(problems) -> list[Problem]:
-    """Problems in file then line order, without duplicates."""
-    return sorted(set(problems))

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 SEVERITIES = ("low", "medium", "high", "critical")
 ROLES = ("cause", "consequence", "warning")
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
-TAG_PATTERN = SLUG_PATTERN
 SUMMARY_MAX_CHARS = 400
 TITLE_MAX_CHARS = 100
 # An absolute http(s) address with a host name: a bare `https://` or `https:///x` is not a link.
@@ -24,7 +23,6 @@ RECOMMENDED_SECTIONS = (
     "The fix",
     "Prevention",
 )
-OPTIONAL_SECTIONS = ("Code examples", "FAQ")
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,7 @@ FIELDS: tuple[Field, ...] = (
           "peers timing out after one rank died) or warning (printed, but not a failure). "
           "Consequences and warnings are listed after a cause found in the same log.",
           choices=ROLES, example="cause"),
-    Field("tags", "strings", True, "Lowercase kebab-case topic words.", pattern=TAG_PATTERN,
+    Field("tags", "strings", True, "Lowercase kebab-case topic words.", pattern=SLUG_PATTERN,
           min_items=1, example="[cuda, oom]"),
     Field("systems", "strings", True,
           "Affected frameworks, libraries and tools, spelled as their projects spell them.",
