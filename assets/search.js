@@ -129,6 +129,11 @@ function showTriage(data) {
         el("mark", {}, r.text),
         ...(r.after ? [el("span", { class: "context" }, "\n" + r.after)] : [])))));
   }
+  // The answer, not the pasted log, is what the reader needs next: bring the verdict into view
+  // (on a phone the results otherwise start below the reader's own log).
+  if (logStatus.getBoundingClientRect().top > window.innerHeight * 0.5) {
+    logStatus.scrollIntoView({ block: "start" });
+  }
 }
 
 runButton.addEventListener("click", () => {

@@ -189,6 +189,18 @@ def test_a_multi_rank_log_is_triaged_with_the_root_cause_first(site, page):
     assert status.startswith(f"Root cause: CUDA out of memory (OOM) (line {OOM_LINE}, rank 3).") and " matches in " in status, status
 
 
+def test_on_a_phone_the_verdict_is_brought_into_view_after_triage(site, browser):
+    ctx = browser.new_context(viewport={"width": 375, "height": 812})
+    try:
+        page = ctx.new_page()
+        page.goto(site + "search/")
+        run_triage(page, MULTI_RANK_LOG)
+        top = page.evaluate("document.getElementById('log-status').getBoundingClientRect().top")
+        assert 0 <= top < 812 / 2, top
+    finally:
+        ctx.close()
+
+
 def test_user_text_is_never_parsed_as_html(site, page):
     page.goto(site + "search/")
     payload = "<img src=x onerror=window.__pwned=1>"
