@@ -269,93 +269,93 @@ export function diagnose(index, text) {
   // One pass over the log: where signature words occur, then every signature found. Returns
   // whether source lines under traceback frames were left out.
   const pass = (readSource) => {
-  streamLine = new Int32Array(1024);
-  n = 0;
-  positions = new Map();
-  let skipped = false;
-  // A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
-  // when a line ends inside a word and the next starts with one, the two halves joined also
-  // count as a word, at the position of the first half.
-  let tail = null; // [last word of the previous line, its position], if it ended in a word
-  let frameIndent = -1; // indentation of the previous line when it was a traceback frame
-  for (let li = 0; li < lines.length; li++) {
-    const text = lines[li].text;
-    // The line after a Python traceback frame, indented deeper than the frame, is source code,
-    // not output: a message quoted in code must not count as the message printed (unless the
-    // paste holds nothing else that matches: see below). A paste indented as a whole keeps the
-    // error line at the frame's depth or less.
-    const indent = text.length - text.replace(/^[ \t]+/, "").length;
-    const source = frameIndent >= 0 && indent > frameIndent &&
-      !(readSource && text.trimStart().startsWith("raise "));
-    if (source) skipped = true;
-    frameIndent = FRAME_RE.test(text) ? indent : -1;
-    const toks = source ? [] : tokenizeLine(text).filter((t) => t !== WILD);
-    if (tail && toks.length && WORD_CHAR_RE.test(text.slice(0, 1))) {
-      const joined = tail[0] + toks[0];
-      if (vocab.has(joined)) {
-        let plist = positions.get(joined);
-        if (!plist) { plist = []; positions.set(joined, plist); }
-        plist.push(tail[1]);
+    streamLine = new Int32Array(1024);
+    n = 0;
+    positions = new Map();
+    let skipped = false;
+    // A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
+    // when a line ends inside a word and the next starts with one, the two halves joined also
+    // count as a word, at the position of the first half.
+    let tail = null; // [last word of the previous line, its position], if it ended in a word
+    let frameIndent = -1; // indentation of the previous line when it was a traceback frame
+    for (let li = 0; li < lines.length; li++) {
+      const text = lines[li].text;
+      // The line after a Python traceback frame, indented deeper than the frame, is source code,
+      // not output: a message quoted in code must not count as the message printed (unless the
+      // paste holds nothing else that matches: see below). A paste indented as a whole keeps the
+      // error line at the frame's depth or less.
+      const indent = text.length - text.replace(/^[ \t]+/, "").length;
+      const source = frameIndent >= 0 && indent > frameIndent &&
+        !(readSource && text.trimStart().startsWith("raise "));
+      if (source) skipped = true;
+      frameIndent = FRAME_RE.test(text) ? indent : -1;
+      const toks = source ? [] : tokenizeLine(text).filter((t) => t !== WILD);
+      if (tail && toks.length && WORD_CHAR_RE.test(text.slice(0, 1))) {
+        const joined = tail[0] + toks[0];
+        if (vocab.has(joined)) {
+          let plist = positions.get(joined);
+          if (!plist) { plist = []; positions.set(joined, plist); }
+          plist.push(tail[1]);
+        }
       }
+      for (const tok of toks) {
+        if (vocab.has(tok)) {
+          let plist = positions.get(tok);
+          if (!plist) { plist = []; positions.set(tok, plist); }
+          plist.push(n);
+        }
+        if (n === streamLine.length) {
+          const grown = new Int32Array(streamLine.length * 2);
+          grown.set(streamLine);
+          streamLine = grown;
+        }
+        streamLine[n++] = li;
+      }
+      tail = toks.length && WORD_CHAR_RE.test(text.slice(-1)) ? [toks[toks.length - 1], n - 1] : null;
     }
-    for (const tok of toks) {
-      if (vocab.has(tok)) {
-        let plist = positions.get(tok);
-        if (!plist) { plist = []; positions.set(tok, plist); }
-        plist.push(n);
-      }
-      if (n === streamLine.length) {
-        const grown = new Int32Array(streamLine.length * 2);
-        grown.set(streamLine);
-        streamLine = grown;
-      }
-      streamLine[n++] = li;
-    }
-    tail = toks.length && WORD_CHAR_RE.test(text.slice(-1)) ? [toks[toks.length - 1], n - 1] : null;
-  }
 
-  best = new Map(); // entry -> [score, first, last, sig]
-  spans = new Map(); // entry -> every accepted occurrence as [score, first, last]
-  const candidateSet = new Set();
-  for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
-  const candidates = [...candidateSet].sort((a, b) => a - b);
-  for (const si of candidates) {
-    const sig = prep.signatures[si];
-    const minCoverage = sig.kind === "alias" ? ALIAS_COVERAGE : MIN_COVERAGE;
-    const occurrences = [];
-    for (const anchor of sig.anchors) {
-      const plist = positions.get(sig.tokens[anchor]);
-      if (!plist) continue;
-      const limit = Math.min(plist.length, MAX_OCCURRENCES);
-      for (let k = 0; k < limit; k++) {
-        const o = align(sig, anchor, plist[k], positions);
-        const coverage = o[0] / sig.total;
-        // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
-        // different failure unless nearly everything else matches.
-        const whole = sig.contiguous && o[0] >= sig.total - 1e-9 && o[2] - o[1] === sig.tokens.length - 1;
-        if (coverage >= minCoverage && (o[0] >= MIN_INFO || (whole && o[0] >= MIN_INFO_EXACT)) &&
-            (o[3] || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push(o);
+    best = new Map(); // entry -> [score, first, last, sig]
+    spans = new Map(); // entry -> every accepted occurrence as [score, first, last]
+    const candidateSet = new Set();
+    for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
+    const candidates = [...candidateSet].sort((a, b) => a - b);
+    for (const si of candidates) {
+      const sig = prep.signatures[si];
+      const minCoverage = sig.kind === "alias" ? ALIAS_COVERAGE : MIN_COVERAGE;
+      const occurrences = [];
+      for (const anchor of sig.anchors) {
+        const plist = positions.get(sig.tokens[anchor]);
+        if (!plist) continue;
+        const limit = Math.min(plist.length, MAX_OCCURRENCES);
+        for (let k = 0; k < limit; k++) {
+          const o = align(sig, anchor, plist[k], positions);
+          const coverage = o[0] / sig.total;
+          // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
+          // different failure unless nearly everything else matches.
+          const whole = sig.contiguous && o[0] >= sig.total - 1e-9 && o[2] - o[1] === sig.tokens.length - 1;
+          if (coverage >= minCoverage && (o[0] >= MIN_INFO || (whole && o[0] >= MIN_INFO_EXACT)) &&
+              (o[3] || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push(o);
+        }
+      }
+      if (!occurrences.length) continue;
+      if (!spans.has(sig.entry)) spans.set(sig.entry, []);
+      for (const o of occurrences) {
+        spans.get(sig.entry).push([round3(o[0] / sig.total * Math.min(1.0, o[0] / FULL_INFO)), o[1], o[2]]);
+      }
+      let top = 0;
+      for (const o of occurrences) if (o[0] > top) top = o[0];
+      let pick = null;
+      for (const o of occurrences) {
+        if (o[0] >= top * SAME_FAILURE && (pick === null || o[1] < pick[1])) pick = o;
+      }
+      const coverage = top / sig.total;
+      const score = round3(coverage * Math.min(1.0, top / FULL_INFO));
+      const current = best.get(sig.entry);
+      if (current === undefined || score > current[0] || (score === current[0] && pick[1] < current[1])) {
+        best.set(sig.entry, [score, pick[1], pick[2], sig]);
       }
     }
-    if (!occurrences.length) continue;
-    if (!spans.has(sig.entry)) spans.set(sig.entry, []);
-    for (const o of occurrences) {
-      spans.get(sig.entry).push([round3(o[0] / sig.total * Math.min(1.0, o[0] / FULL_INFO)), o[1], o[2]]);
-    }
-    let top = 0;
-    for (const o of occurrences) if (o[0] > top) top = o[0];
-    let pick = null;
-    for (const o of occurrences) {
-      if (o[0] >= top * SAME_FAILURE && (pick === null || o[1] < pick[1])) pick = o;
-    }
-    const coverage = top / sig.total;
-    const score = round3(coverage * Math.min(1.0, top / FULL_INFO));
-    const current = best.get(sig.entry);
-    if (current === undefined || score > current[0] || (score === current[0] && pick[1] < current[1])) {
-      best.set(sig.entry, [score, pick[1], pick[2], sig]);
-    }
-  }
-  return skipped;
+    return skipped;
   };
   // A partial paste: traceback frames and the source lines Python quotes under them, with the
   // message itself cut off. The `raise` lines quoted there are then the best evidence (matching.py).

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -40,6 +41,14 @@ class Outcome:
         return self.entry is not None and self.found == self.entry
 
 
+@lru_cache(maxsize=1)
+def _search():
+    """The search index built from entries/, and its prepared form (built once per run: both
+    measurements read the same entries)."""
+    index = load_search_index(Project.at(ROOT))
+    return index, matching.prepare(index)
+
+
 def load_sample() -> list[dict]:
     return yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
 
@@ -55,8 +64,7 @@ def first_result(index: dict, prepared, record: dict) -> str | None:
 
 def measure(records: list[dict] | None = None) -> list[Outcome]:
     records = load_sample() if records is None else records
-    index = load_search_index(Project.at(ROOT))
-    prepared = matching.prepare(index)
+    index, prepared = _search()
     return [Outcome(r["url"], r["kind"], r.get("entry"), first_result(index, prepared, r))
             for r in records if r["key"] != UNIDENTIFIED]
 
@@ -88,7 +96,7 @@ class LogFigures:
 
 def log_figures(records: list[dict] | None = None) -> LogFigures:
     records = load_sample() if records is None else records
-    prepared = matching.prepare(load_search_index(Project.at(ROOT)))
+    _, prepared = _search()
     logs = [r for r in records if r["kind"] == "log" and r["key"] != UNIDENTIFIED]
     pos = [r for r in logs if r.get("entry")]
     neg = [r for r in logs if not r.get("entry")]
