@@ -32,6 +32,16 @@ def _port(text: str) -> int:
     return port
 
 
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
+    if not 1 <= jobs <= 256:
+        raise argparse.ArgumentTypeError(f"--jobs is 1-256, got {jobs}")
+    return jobs
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse exits 2 already; keep its message short and ours
         self.print_usage(sys.stderr)
@@ -83,6 +93,11 @@ def _build_args(p):
                    help="replace an output folder that is not empty and was not written by this tool")
     p.add_argument("--base-url", default=None,
                    help="public address of the site, e.g. https://example.org/encyclopedia/")
+    p.add_argument("--no-cache", action="store_true",
+                   help="read and render every entry again, ignoring the build cache (the output is "
+                        "the same byte for byte; this only costs time)")
+    p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                   help="processes to prepare entries on (default: one per CPU)")
 
 
 COMMANDS = ("build", "serve", "check", "diagnose", "new", "schema")
@@ -195,7 +210,8 @@ def _progress(message: str) -> None:
 def cmd_build(root: Path, args) -> int:
     from .config import url_problem
     from .output import OutputRefused, check_output_dir, write_site
-    from .site import build_site
+    from .cache import cache_dir, generator_key, open_cache, output_state, save_cache, site_is_current
+    from .site import build_site, project_fingerprint
     start = time.perf_counter()
     why = url_problem(args.base_url) if args.base_url is not None else None
     if why:
@@ -212,8 +228,17 @@ def cmd_build(root: Path, args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     out = out.resolve()
+    cache, fingerprint, folder = None, None, cache_dir(project.root)
+    if not args.no_cache:
+        cache = open_cache(folder, generator_key())
+        fingerprint = project_fingerprint(project, cache, args.base_url)
+        if site_is_current(cache, fingerprint, out):
+            took = time.perf_counter() - start
+            print(f"Nothing changed since the last build: {_rel(out, root)} is up to date ({took:.2f}s).")
+            return EXIT_OK
     try:
-        site = build_site(project, args.base_url, progress=lambda stage: _progress(f"building: {stage}…"))
+        site = build_site(project, args.base_url, progress=lambda stage: _progress(f"building: {stage}…"),
+                          cache=cache, workers=args.jobs)
         _progress(f"building: writing {len(site.files)} files…")
         try:
             write_site(site.files, out)
@@ -221,12 +246,17 @@ def cmd_build(root: Path, args) -> int:
             _progress("")
             print(f"error: cannot write the site to {out}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_USAGE
+        if cache is not None:
+            cache.site = {"fingerprint": fingerprint, "out": str(out), "files": output_state(out, sorted(site.files))}
     finally:
         _progress("")  # clear the progress line, whatever happened
+        if cache is not None:  # prepared entries are worth keeping even when the build failed
+            save_cache(folder, cache, time.time())
     pages = sum(1 for p in site.files if p.endswith(".html"))
     took = time.perf_counter() - start
+    reused = f", {cache.hits} of {cache.hits + cache.misses} entries unchanged" if cache is not None and cache.hits else ""
     print(f"Built {len(site.entries)} entries into {len(site.files)} files ({pages} pages) "
-          f"at {_rel(out, root)} in {took:.2f}s.")
+          f"at {_rel(out, root)} in {took:.2f}s{reused}.")
     return EXIT_OK
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 
@@ -81,7 +82,14 @@ def link_entries(entries: list[Entry], bodies: dict[str, RenderedBody]) -> dict[
         for slug in list(e.related) + sorted(backlinks[e.slug]):
             if slug in by_slug and slug != e.slug and slug not in chosen:
                 chosen.append(slug)
-        similar = sorted(scores.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))
+        # Only the best few are needed: cut at the score of the last one that could be chosen
+        # (less a margin wider than the rounding), then order that short list exactly.
+        need = RELATED_LIMIT + len(chosen)
+        candidates = scores.items()
+        if len(scores) > need:
+            cutoff = heapq.nlargest(need, scores.values())[-1] - 1e-6
+            candidates = [kv for kv in candidates if kv[1] >= cutoff]
+        similar = sorted(candidates, key=lambda kv: (-round(kv[1], 9), kv[0]))
         for slug, _ in similar:
             if len(chosen) >= RELATED_LIMIT:
                 break

@@ -3,6 +3,7 @@ entry links, and reading the structure (sections, FAQ, code blocks) that other s
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -52,12 +53,21 @@ class RenderedBody:
     faq: tuple[FAQItem, ...]
 
 
-def _highlight(code: str, lang: str, _attrs) -> str:
+@functools.lru_cache(maxsize=256)
+def _lexer(lang: str):
+    """Pygments' lexer for a fence's language (plain text when Pygments does not know it);
+    looked up once per language: finding a lexer by name scans Pygments' registry."""
     try:
-        lexer = get_lexer_by_name(lang or "text")
+        return get_lexer_by_name(lang or "text")
     except ClassNotFound:
-        lexer = get_lexer_by_name("text")
-    body = pygments_highlight(code, lexer, HtmlFormatter(nowrap=True))
+        return get_lexer_by_name("text")
+
+
+_FORMATTER = HtmlFormatter(nowrap=True)  # holds only options; building one per block cost a third of highlighting
+
+
+def _highlight(code: str, lang: str, _attrs) -> str:
+    body = pygments_highlight(code, _lexer(lang), _FORMATTER)
     cls = f' class="language-{html.escape(lang)}"' if lang else ""
     return f'<pre class="highlight"><code{cls}>{body}</code></pre>\n'
 
@@ -85,6 +95,7 @@ def _drop_checkboxes(state) -> None:
 _PARSER = _make_parser()
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a summary is rendered on its page and in every listing and related list
 def render_inline(text: str, links: bool = True) -> str:
     """Render one frontmatter value as inline Markdown; `slug.md` links point at entry pages.
     Without `links`, links become their text (for listings, where the item is a link already)."""
@@ -117,10 +128,10 @@ def inline_entry_links(text: str) -> list[str]:
     return out
 
 
-def render_body(body: str, body_line: int, source_path: str, known_slugs: set[str]
-                ) -> tuple[RenderedBody, list[Problem]]:
-    """Render an entry body. Links written `other-slug.md` become links to that entry's page;
-    links to slugs that do not exist are returned as problems at their line."""
+def render_body(body: str, body_line: int, source_path: str) -> tuple[RenderedBody, list[Problem]]:
+    """Render an entry body. Links written `other-slug.md` become links to that entry's page
+    (whether that entry exists is checked by `unknown_links`, which needs the whole collection:
+    a body renders the same whatever else is there, so a rendered body can be kept and reused)."""
     problems: list[Problem] = []
     tokens = _PARSER.parse(body)
     headings: list[Heading] = []
@@ -152,13 +163,16 @@ def render_body(body: str, body_line: int, source_path: str, known_slugs: set[st
                     continue
                 slug, fragment = m.group(1), m.group(2) or ""
                 links.append((slug, line))
-                if slug not in known_slugs:
-                    problems.append(Problem(source_path, line,
-                                            f"link to unknown entry `{slug}`{did_you_mean(slug, known_slugs)}"))
                 child.attrs["href"] = f"../{slug}/{fragment}"
     rendered = _PARSER.renderer.render(tokens, _PARSER.options, {})
     return RenderedBody(rendered, tuple(headings), tuple(links), tuple(blocks),
                         _faq(body)), problems
+
+
+def unknown_links(body: RenderedBody, source_path: str, known_slugs: set[str]) -> list[Problem]:
+    """Links in a rendered body to entries that do not exist, at their line, with a suggestion."""
+    return [Problem(source_path, line, f"link to unknown entry `{slug}`{did_you_mean(slug, known_slugs)}")
+            for slug, line in body.links if slug not in known_slugs]
 
 
 def _faq(body: str) -> tuple[FAQItem, ...]:

@@ -54,6 +54,7 @@ class PageRenderer:
             keep_trailing_newline=True,
             trim_blocks=True,
             lstrip_blocks=True,
+            auto_reload=False,  # one build, one Environment: no need to stat a template on every page
         )
         self.env.filters["jsonld"] = _jsonld
         self.by_slug = {e.slug: e for e in data.entries}
@@ -78,7 +79,9 @@ class PageRenderer:
         return html.encode("utf-8")
 
     # -- pages ---------------------------------------------------------------------------------
-    def render_all(self, progress=lambda message: None) -> dict[str, bytes]:
+    def render_all(self, progress=lambda message: None, map_in_order=None) -> dict[str, bytes]:
+        """Every output file. `map_in_order(function, n)`, if given, returns [function(i) for i
+        in range(n)], computed however it likes (the build spreads entry pages over processes)."""
         d = self.data
         files: dict[str, bytes] = {}
 
@@ -87,11 +90,11 @@ class PageRenderer:
                 raise ValueError(f"two outputs claim {path}")
             files[path] = content
 
-        for i, e in enumerate(d.entries):
-            if i % 100 == 0:
-                progress(f"rendering entry pages {i}/{len(d.entries)}")
-            url = urls.entry_url(e.slug)
-            put(urls.output_path(url), self.render_entry(e))
+        progress(f"rendering {len(d.entries)} entry pages")
+        mapper = map_in_order or (lambda function, n: [function(i) for i in range(n)])
+        pages = mapper(lambda i: self.render_entry(d.entries[i]), len(d.entries))
+        for e, page in zip(d.entries, pages):
+            put(urls.output_path(urls.entry_url(e.slug)), page)
         progress("rendering indexes, feeds and the search index")
         recent = sorted(d.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]
         put("index.html", self._render("home.html", "", recent=recent,

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .problems import BuildError
+from .cache import cache_dir, generator_key, open_cache
 from .site import Project, build_site
 
 POLL_SECONDS = 0.4
@@ -50,11 +51,14 @@ class DevSite:
         self.generation = 0  # bumped by every rebuild, good or failed
         self.good_generation = 0  # the rebuild that produced `files`
         self.changed = threading.Condition()
+        # Entries prepared by the last build (or by `build`), kept in memory across rebuilds, so
+        # an edit re-reads and re-renders only the file that changed.
+        self.cache = open_cache(cache_dir(project.root), generator_key())
 
     def rebuild(self) -> bool:
         start = time.perf_counter()
         try:
-            site = build_site(self.project, self.base_url)
+            site = build_site(self.project, self.base_url, cache=self.cache)
         except BuildError as exc:
             errors = [p.format() for p in exc.problems]
             ok = False

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import multiprocessing as mp
+import os
+import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from . import matching
+from .cache import EntryCache, Prepared, site_fingerprint
 from .config import Config, load_config
 from .linking import check_related, link_entries
-from .loading import Entry, display_path, find_entry_files, load_entries
-from .markup import inline_entry_links, render_body
+from .loading import Entry, check_collection, display_path, find_entry_files, load_entries, load_entry
+from .markup import inline_entry_links, render_body, unknown_links
 from .pages import PageRenderer, SiteData
 from .problems import BuildError, Problem
 from .search_index import build_search_index
@@ -71,23 +77,30 @@ class Checked:
     problems: tuple[Problem, ...]
 
 
-def check_project(project: Project, base_url: str | None = None, paths: list[Path] | None = None) -> Checked:
+def check_project(project: Project, base_url: str | None = None, paths: list[Path] | None = None,
+                  cache: EntryCache | None = None, workers: int | None = None) -> Checked:
     """Load, validate, render bodies, check links and run the search self-test.
 
     With `paths`, only those files are reported on, but the whole collection is loaded so links
-    and the self-test see every entry.
+    and the self-test see every entry. With a `cache`, files whose content it has seen are not
+    read again; the others are prepared on `workers` processes when there are enough of them.
     """
-    config, files, entries, problems = _load(project, base_url, paths)
+    workers = workers if workers is not None else _usable_cpus()
+    config, files = _config_and_files(project, base_url, paths)
+    prepared = prepare_entries(files, config, project.root, cache, workers)
+    entries = [p.entry for p in prepared if p.entry is not None]
+    problems = [problem for p in prepared for problem in p.problems]
+    problems.extend(check_collection(entries))
     known = {f.stem for f in files}
     bodies = {}
-    for e in entries:
-        body, found = render_body(e.body, e.body_line, e.source_path, known)
-        bodies[e.slug] = body
-        problems.extend(found)
+    for p in prepared:
+        if p.entry is not None:
+            bodies[p.entry.slug] = p.body
+            problems.extend(unknown_links(p.body, p.entry.source_path, known))
     problems.extend(check_related(entries, known))
     problems.extend(check_field_links(entries, known))
     index = build_search_index(entries)
-    problems.extend(self_test(entries, index))
+    problems.extend(self_test(entries, index, workers))
     if paths is not None:
         wanted = {display_path(p, project.root) for p in paths}
         problems = [p for p in problems if p.source_path in wanted]
@@ -95,17 +108,94 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
     return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))))
 
 
-def _load(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
-    """The configuration, the entry files (the collection plus any extra `paths`), the entries
-    that load and the problems found loading them."""
+def _config_and_files(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
+    """The configuration and the entry files (the collection plus any extra `paths`)."""
     config = load_config(project.config_path, display_path(project.config_path, project.root))
     if base_url:
         config = config.with_base_url(base_url)
     files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
     present = {f.resolve() for f in files}
     files += [p for p in paths or [] if p.resolve() not in present]
+    return config, files
+
+
+def _load(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
+    """The configuration, the entry files, the entries that load and the problems found loading
+    them (without rendering bodies)."""
+    config, files = _config_and_files(project, base_url, paths)
     entries, problems = load_entries(files, config, project.root)
     return config, files, entries, problems
+
+
+def project_fingerprint(project: Project, cache: EntryCache, base_url: str | None = None) -> str:
+    """One digest of every input of a build of `project` (see cache.site_fingerprint)."""
+    files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
+    return site_fingerprint(cache, project.config_path, base_url,
+                            [(f, display_path(f, project.root)) for f in files],
+                            [project.templates_dir, project.assets_dir])
+
+
+# Below this many files to prepare, starting worker processes costs more than it saves.
+PARALLEL_MIN = 200
+
+
+def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryCache | None = None,
+                    workers: int | None = None) -> list[Prepared]:
+    """Every file loaded, validated and its body rendered, in the order given: from the cache
+    where it holds the file's content, the rest on `workers` processes (default: the CPUs this
+    process may use) when there are at least PARALLEL_MIN of them."""
+    shown = [display_path(f, root) for f in files]
+    if cache is not None:
+        # Everything in the configuration but the address: loading and rendering an entry never
+        # read it (pages do, and pages are not cached), so `serve` and `build` share the cache.
+        cache.use_config(repr(dataclasses.replace(config, base_url="")))
+        digests = [cache.digest(f, s) for f, s in zip(files, shown)]
+        out: list[Prepared | None] = [cache.get(s, d) for s, d in zip(shown, digests)]
+    else:
+        digests, out = [None] * len(files), [None] * len(files)
+    todo = [i for i, p in enumerate(out) if p is None]
+    jobs = [(files[i], shown[i]) for i in todo]
+    workers = workers if workers is not None else _usable_cpus()
+    if workers > 1 and len(jobs) >= PARALLEL_MIN:
+        done = _prepare_in_processes(jobs, config, workers)
+    else:
+        done = [prepare_entry(path, config, s) for path, s in jobs]
+    for i, prepared in zip(todo, done):
+        out[i] = prepared
+        if cache is not None:
+            cache.put(files[i], shown[i], digests[i], prepared)
+    if cache is not None:
+        cache.forget_except(set(shown))
+    return out
+
+
+def _usable_cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def prepare_entry(path: Path, config: Config, shown: str) -> Prepared:
+    """One file loaded and validated, and its body rendered if it loads."""
+    entry, problems = load_entry(path, config, shown)
+    if entry is None:
+        return Prepared(None, None, tuple(problems))
+    body, found = render_body(entry.body, entry.body_line, entry.source_path)
+    return Prepared(entry, body, tuple(problems + found))
+
+
+def _prepare_chunk(jobs: list[tuple[Path, str]], config: Config) -> list[Prepared]:
+    return [prepare_entry(path, config, shown) for path, shown in jobs]
+
+
+def _prepare_in_processes(jobs: list[tuple[Path, str]], config: Config, workers: int) -> list[Prepared]:
+    """Prepare files on worker processes, results in the order of `jobs`. Processes are forked
+    when this is the only thread (cheap: nothing to import again); otherwise, as in `serve`,
+    started fresh, since forking a process that has other threads can copy a held lock."""
+    method = "fork" if _can_fork() else "spawn"
+    size = max(16, len(jobs) // (workers * 8))
+    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)) as pool:
+        results = pool.map(_prepare_chunk, chunks, [config] * len(chunks))
+        return [prepared for chunk in results for prepared in chunk]
 
 
 def load_search_index(project: Project) -> dict:
@@ -129,33 +219,68 @@ def check_field_links(entries: list[Entry], known: set[str]) -> list[Problem]:
     return problems
 
 
-def self_test(entries: list[Entry], index: dict) -> list[Problem]:
+def self_test(entries: list[Entry], index: dict, workers: int = 1) -> list[Problem]:
     """Every example must diagnose as its own entry at rank 1."""
     prepared = matching.prepare(index)
-    problems = []
-    for e in entries:
-        for i, example in enumerate(e.examples):
-            results = matching.diagnose_matches(prepared, example)
-            line = e.line_of("examples", i)
-            if not results:
-                problems.append(Problem(e.source_path, line, f"example {i + 1} is not recognised by any "
-                                        "signature: make sure it contains the error line as printed"))
-            elif results[0].slug != e.slug:
-                mine = next((r for r in results if r.slug == e.slug), None)
-                own = f"this entry scores {mine.score}" if mine else "this entry does not match"
-                problems.append(Problem(e.source_path, line,
-                                        f"example {i + 1} diagnoses as `{results[0].slug}` (score "
-                                        f"{results[0].score}, line {results[0].line}) before this entry; {own}"))
-    return problems
+    examples = [(e, i, example) for e in entries for i, example in enumerate(e.examples)]
+    found = map_in_order(lambda k: _test_example(prepared, *examples[k]), len(examples), workers)
+    return [problem for problems in found for problem in problems]
+
+
+def _test_example(prepared, e: Entry, i: int, example: str) -> list[Problem]:
+    """Problems with example i of entry e: not recognised, or recognised as another entry first."""
+    results = matching.diagnose_matches(prepared, example)
+    line = e.line_of("examples", i)
+    if not results:
+        return [Problem(e.source_path, line, f"example {i + 1} is not recognised by any "
+                        "signature: make sure it contains the error line as printed")]
+    if results[0].slug != e.slug:
+        mine = next((r for r in results if r.slug == e.slug), None)
+        own = f"this entry scores {mine.score}" if mine else "this entry does not match"
+        return [Problem(e.source_path, line, f"example {i + 1} diagnoses as `{results[0].slug}` (score "
+                        f"{results[0].score}, line {results[0].line}) before this entry; {own}")]
+    return []
+
+
+# What forked workers run: set just before the fork, so children inherit it (with everything it
+# refers to) instead of receiving it pickled.
+_FORKED_TASK = None
+
+
+def _run_forked(indices: range) -> list:
+    return [_FORKED_TASK(i) for i in indices]
+
+
+def map_in_order(function, n: int, workers: int = 1) -> list:
+    """[function(i) for i in range(n)], spread over `workers` forked processes when there is
+    enough work and forking is safe (Linux, and this is the only thread); otherwise here.
+    `function` need not be picklable: only indices and results cross between processes."""
+    global _FORKED_TASK
+    if workers <= 1 or n < PARALLEL_MIN or not _can_fork():
+        return [function(i) for i in range(n)]
+    size = -(-n // (workers * 4))
+    _FORKED_TASK = function
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork")) as pool:
+            return [x for chunk in pool.map(_run_forked, [range(i, min(i + size, n)) for i in range(0, n, size)])
+                    for x in chunk]
+    finally:
+        _FORKED_TASK = None
+
+
+def _can_fork() -> bool:
+    return threading.active_count() == 1 and "fork" in mp.get_all_start_methods()
 
 
 def build_site(project: Project, base_url: str | None = None,
-               progress: Callable[[str], None] | None = None) -> Site:
+               progress: Callable[[str], None] | None = None,
+               cache: EntryCache | None = None, workers: int | None = None) -> Site:
     """Build every output file in memory; raises BuildError with every problem found.
     `progress`, if given, is told what the build is doing (the CLI shows it on a terminal)."""
     report = progress or (lambda message: None)
+    workers = workers if workers is not None else _usable_cpus()
     report("loading and checking entries")
-    checked = check_project(project, base_url)
+    checked = check_project(project, base_url, cache=cache, workers=workers)
     if checked.problems:
         raise BuildError(list(checked.problems))
     entries = list(checked.entries)
@@ -163,6 +288,7 @@ def build_site(project: Project, base_url: str | None = None,
     links = link_entries(entries, checked.bodies)
     taxonomies = build_taxonomies(entries, checked.config)
     data = SiteData(checked.config, checked.entries, checked.bodies, links, taxonomies, checked.search_index)
-    files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all(report)
+    files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all(
+        report, map_in_order=lambda function, n: map_in_order(function, n, workers))
     return Site(files, checked.entries)
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Search and build benchmark on synthetic entries; prints figures, asserts nothing.
+"""Search benchmark on synthetic entries; prints figures, asserts nothing.
 
-    python3 scripts/bench.py [--entries 1000] [--lines 10000] [--build-sizes 1000,10000]
+    python3 benchmarks/search.py [--entries 1000] [--lines 10000]
 
-Targets (issue 3): at 1,000 entries, diagnosing a 10,000-line log under 100 ms in Node, a typed
-query under 10 ms, search/index.json under 150 KB gzipped. The build is timed at several sizes to
-show the related-errors pass stays near-linear.
+Targets: at 1,000 entries, diagnosing a 10,000-line log under 100 ms in Node, a typed query under
+10 ms, search/index.json under 150 KB gzipped. Build speed is measured on entries shaped like the
+real ones by benchmarks/build.py (see docs/performance.md).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from encyclopedia import matching  # noqa: E402
 from encyclopedia.checks import check_entries  # noqa: E402
 from encyclopedia.search_index import dump_index, split_index  # noqa: E402
-from encyclopedia.site import Project, build_site, check_project  # noqa: E402
+from encyclopedia.site import Project, check_project  # noqa: E402
 
 SYLLABLES = "ka lo mi nu pe ra si to vu xe ya zo bre cla dri fro glu pla tri sto".split()
 COMMON = "the a of to in is was not for with on at by from error failed expected got but".split()
@@ -134,7 +134,6 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--entries", type=int, default=1000)
     ap.add_argument("--lines", type=int, default=10000)
-    ap.add_argument("--build-sizes", default="1000,10000")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="encyclopedia-bench-"))
     try:
@@ -179,16 +178,6 @@ def main() -> int:
         matching.diagnose_matches(prepared, hostile)
         print(f"Python diagnose, 1.2 MB of hostile text on one line: {(time.perf_counter() - t) * 1000:.0f} ms")
 
-        for size in [int(s) for s in args.build_sizes.split(",") if s]:
-            site_dir = tmp / f"build-{size}"
-            site_dir.mkdir()
-            shutil.copy(ROOT / "site.yaml", site_dir / "site.yaml")
-            make_entries(site_dir / "entries", size)
-            t = time.perf_counter()
-            site = build_site(Project.at(site_dir))
-            took = time.perf_counter() - t
-            print(f"full build of {size} entries: {took:.1f} s, {len(site.files)} files "
-                  f"({took / size * 1000:.2f} ms per entry)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
