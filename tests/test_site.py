@@ -247,3 +247,30 @@ def test_write_replaces_stale_files(tmp_path):
     output.write_site({"old.html": b"x"}, out)
     output.write_site({"new.html": b"y"}, out)
     assert sorted(p.name for p in out.iterdir()) == [output.MARKER, "new.html"]
+
+
+def _contrast(fg: str, bg: str) -> float:
+    def luminance(color: str) -> float:
+        color = color.lstrip("#")
+        if len(color) == 3:
+            color = "".join(c * 2 for c in color)
+        channels = [int(color[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted([luminance(fg), luminance(bg)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_highlighted_code_is_readable_in_both_colour_schemes():
+    """Every token colour of the highlighting styles reaches WCAG AA (4.5:1) on the code
+    background, in light and dark mode (whitespace markers and the error token aside)."""
+    import re
+    from encyclopedia.markup import pygments_css
+    light, dark = pygments_css().split("@media (prefers-color-scheme: dark)")
+    for scheme in (light, dark):
+        background = re.search(r"\.highlight \{ background: (#[0-9A-Fa-f]{3,6})", scheme).group(1)
+        colours = re.findall(r"\.highlight \.(\w+) \{[^}]*?(?<!-)color: (#[0-9A-Fa-f]{3,6})", scheme)
+        assert len(colours) > 20
+        low = [(token, colour, round(_contrast(colour, background), 2)) for token, colour in colours
+               if _contrast(colour, background) < 4.5]
+        assert not [t for t in low if t[0] not in ("w", "err")], low
