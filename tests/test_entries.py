@@ -55,8 +55,8 @@ def test_every_real_example_still_wins_when_the_collection_grows_by_a_thousand_e
     """Word weights come from the whole collection: unrelated entries must not make real ones fight."""
     import shutil
     import sys
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from bench import make_entries
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from search import make_entries
 
     from encyclopedia import matching
     from encyclopedia.site import load_search_index, self_test
