@@ -121,13 +121,17 @@ function showTriage(data) {
   for (const r of results) {
     const label = resultLabel(r, r === results[0]);
     const where = `line ${r.line}` + (r.rank !== null && r.rank !== undefined ? `, rank ${r.rank}` : "");
+    // The reader's own line first; then, in words, where it is and which wording it matched
+    // (placeholders shown as an ellipsis; a weak match said to be partial, not given a number).
+    const wording = r.signature.replace(/\{[A-Za-z0-9_.]*\}/g, "…");
+    const partial = r.score < 0.6 ? " · a partial match" : "";
     logResults.append(el("li", {},
       el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),
-      el("div", { class: "why" }, `${where} · confidence ${r.score.toFixed(2)} · matched “${r.signature}”` + (r.variant ? ` (${r.variant})` : "")),
       el("pre", { class: "log" }, el("code", {},
         ...(r.before ? [el("span", { class: "context" }, r.before + "\n")] : []),
         el("mark", {}, r.text),
-        ...(r.after ? [el("span", { class: "context" }, "\n" + r.after)] : [])))));
+        ...(r.after ? [el("span", { class: "context" }, "\n" + r.after)] : []))),
+      el("div", { class: "why" }, `${where} · matches the wording “${wording}”` + (r.variant ? ` (${r.variant})` : "") + partial)));
   }
   // The answer, not the pasted log, is what the reader needs next: bring the verdict into view
   // (on a phone the results otherwise start below the reader's own log).

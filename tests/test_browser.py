@@ -180,7 +180,8 @@ def test_a_multi_rank_log_is_triaged_with_the_root_cause_first(site, page):
     assert first.locator(".root").text_content() == "Root cause: "
     assert first.locator("a").evaluate("a => a.href") == f"{site}entries/cuda-out-of-memory/"
     why = first.locator(".why").text_content()
-    assert why.startswith(f"line {OOM_LINE}, rank 3 ·"), why
+    assert why.startswith(f"line {OOM_LINE}, rank 3 · matches the wording “"), why
+    assert "{" not in why and "confidence" not in why, why  # placeholders and scores are not shown
     assert "Tried to allocate 2.00 GiB" in first.locator("pre code").text_content()
     hrefs = [a.split("/entries/")[1] for a in items.locator("> a").evaluate_all("as => as.map(a => a.href)")]
     assert {"nccl-watchdog-timeout/", "torchrun-child-failed/"} <= set(hrefs)
