@@ -6,14 +6,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlencode
-from xml.sax.saxutils import escape as _escape
-
-CONTENT_LICENSE = ("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/")
-
-
-def xml_escape(text: str) -> str:
-    """Text escaped for XML element content and double-quoted attributes alike."""
-    return _escape(text, {'"': "&quot;"})
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -26,6 +18,8 @@ from .markup import RenderedBody
 from .schema import entry_json_schema
 from .search_index import DETAILS_URL, INDEX_URL, dump_index, split_index
 from .taxonomy import Taxonomies, Term, category_name
+
+CONTENT_LICENSE = ("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/")
 
 RECENT_LIMIT = 10
 ROLE_LABELS = {"consequence": "Usually a consequence", "warning": "Warning, not a failure"}
@@ -49,7 +43,9 @@ class PageRenderer:
         self.data = data
         self.env = Environment(
             loader=FileSystemLoader(str(templates_dir)),
-            autoescape=select_autoescape(["html", "xml"], default_for_string=True, default=True),
+            # HTML and XML (feed, sitemap) escaped; robots.txt is plain text.
+            autoescape=select_autoescape(["html", "xml"], disabled_extensions=["txt"],
+                                         default_for_string=True, default=True),
             undefined=StrictUndefined,
             keep_trailing_newline=True,
             trim_blocks=True,
@@ -121,7 +117,7 @@ class PageRenderer:
         schema = entry_json_schema(d.config.category_keys)
         put("schema/entry.schema.json", (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
         put("sitemap.xml", self.render_sitemap(files))
-        put("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(d.config.base_url, 'sitemap.xml')}\n".encode())
+        put("robots.txt", self._render_text("robots.txt"))
         put("feed.xml", self.render_feed())
         put("assets/pygments.css", markup.pygments_css().encode())
         for asset in sorted(p for p in self.assets_dir.rglob("*") if p.is_file()):
@@ -191,42 +187,22 @@ class PageRenderer:
         return graph
 
     def render_sitemap(self, files: dict[str, bytes]) -> bytes:
-        base = self.data.config.base_url
         dates = {urls.output_path(urls.entry_url(e.slug)): e.updated.isoformat() for e in self.data.entries}
-        lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-                 '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
-        for path in sorted(p for p in files if p.endswith("index.html")):
-            url = path[: -len("index.html")]
-            lines.append(f"  <url><loc>{xml_escape(urls.absolute(base, url))}</loc>"
-                         + (f"<lastmod>{dates[path]}</lastmod>" if path in dates else "") + "</url>")
-        lines.append("</urlset>")
-        return ("\n".join(lines) + "\n").encode()
+        pages = [(path[: -len("index.html")], dates.get(path))
+                 for path in sorted(p for p in files if p.endswith("index.html"))]
+        return self._render_text("sitemap.xml", pages=pages)
 
     def render_feed(self) -> bytes:
-        cfg = self.data.config
         entries = sorted(self.data.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:50]
         updated = entries[0].updated.isoformat() if entries else "1970-01-01"
-        parts = ['<?xml version="1.0" encoding="utf-8"?>',
-                 '<feed xmlns="http://www.w3.org/2005/Atom">',
-                 f"  <title>{xml_escape(cfg.title)}</title>",
-                 f"  <subtitle>{xml_escape(cfg.description)}</subtitle>",
-                 f'  <link href="{xml_escape(urls.absolute(cfg.base_url, "feed.xml"))}" rel="self"/>',
-                 f'  <link href="{xml_escape(cfg.base_url)}"/>',
-                 f"  <id>{xml_escape(cfg.base_url)}</id>",
-                 f"  <updated>{updated}T00:00:00Z</updated>",
-                 f"  <rights>Entries: {CONTENT_LICENSE[0]} ({CONTENT_LICENSE[1]})</rights>"]
-        for e in entries:
-            link = urls.absolute(cfg.base_url, urls.entry_url(e.slug))
-            parts += ["  <entry>",
-                      f"    <title>{xml_escape(e.title)}</title>",
-                      f'    <link href="{xml_escape(link)}"/>',
-                      f"    <id>{xml_escape(link)}</id>",
-                      f"    <updated>{e.updated.isoformat()}T00:00:00Z</updated>",
-                      f"    <category term=\"{xml_escape(e.category)}\"/>",
-                      f"    <summary>{xml_escape(markup.plain_text(e.summary))}</summary>",
-                      "  </entry>"]
-        parts.append("</feed>")
-        return ("\n".join(parts) + "\n").encode()
+        return self._render_text("feed.xml", entries=entries, updated=updated, license=CONTENT_LICENSE,
+                                 entry_url=urls.entry_url, plain_text=markup.plain_text)
+
+    def _render_text(self, template: str, **context) -> bytes:
+        """A feed, sitemap or robots.txt: absolute addresses only (these are read from anywhere)."""
+        cfg = self.data.config
+        return self.env.get_template(template).render(
+            site=cfg, absolute=lambda url: urls.absolute(cfg.base_url, url), **context).encode("utf-8")
 
 
 def _severity_label(severity: str) -> str:
