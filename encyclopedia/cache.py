@@ -21,6 +21,7 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,27 +49,35 @@ class Prepared:
 class _Item:
     stat: tuple[int, int, int]  # (mtime_ns, size, inode) when hashed
     digest: str
-    prepared: Prepared
 
 
 @dataclass
 class EntryCache:
-    """Prepared entries by display path. `key` names what they were computed with (generator
-    and configuration); a cache opened with another key starts empty."""
+    """What the last builds learned, by display path: each file's stat and digest (small, read
+    on every build) and what it prepared to (large, read only when a build needs it). `key`
+    names the generator; a cache opened with another key starts empty."""
 
     key: str
     items: dict[str, _Item] = field(default_factory=dict)
-    config_key: str = ""  # the configuration the items were prepared with
+    config_key: str = ""  # the configuration the prepared entries were made with
     saved_at: float = 0.0
     site: dict = field(default_factory=dict)  # the last site written: fingerprint, folder, files
+    load_prepared: Callable[[], dict] | None = None  # reads {path: (digest, Prepared)} when first needed
     hits: int = 0
     misses: int = 0
+    _prepared: dict | None = None
+    prepared_changed: bool = False
+
+    def prepared(self) -> dict[str, tuple[str, Prepared]]:
+        if self._prepared is None:
+            self._prepared = (self.load_prepared or dict)()
+        return self._prepared
 
     def use_config(self, config_key: str) -> None:
         """Entries are prepared with the configuration (its categories, for one): another
         configuration makes every prepared entry stale."""
         if config_key != self.config_key:
-            self.items.clear()
+            self._prepared, self.prepared_changed = {}, True
             self.config_key = config_key
 
     def digest(self, path: Path, shown: str) -> str | None:
@@ -88,32 +97,32 @@ class EntryCache:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
         except OSError:
             return None
-        if item is not None and item.digest == digest:
-            item.stat = stat
+        self.items[shown] = _Item(stat, digest)
         return digest
 
     def get(self, shown: str, digest: str | None) -> Prepared | None:
-        item = self.items.get(shown)
-        if digest is not None and item is not None and item.digest == digest:
+        """The prepared entry for this content, if the cache holds it (the digest is stored
+        with it, so a prepared entry never outlives the content it came from)."""
+        kept = self.prepared().get(shown) if digest is not None else None
+        if kept is not None and kept[0] == digest:
             self.hits += 1
-            return item.prepared
+            return kept[1]
         self.misses += 1
         return None
 
-    def put(self, path: Path, shown: str, digest: str | None, prepared: Prepared) -> None:
-        if digest is None:
-            self.items.pop(shown, None)
-            return
-        try:
-            st = os.stat(path, follow_symlinks=False)
-        except OSError:
-            return
-        self.items[shown] = _Item((st.st_mtime_ns, st.st_size, st.st_ino), digest, prepared)
+    def put(self, shown: str, digest: str | None, prepared: Prepared) -> None:
+        if digest is not None:
+            self.prepared()[shown] = (digest, prepared)
+            self.prepared_changed = True
 
     def forget_except(self, shown_paths: set[str]) -> None:
         """Drop files that are gone, so the cache does not grow with every rename."""
         for gone in set(self.items) - shown_paths:
             del self.items[gone]
+        if self._prepared is not None:
+            for gone in set(self._prepared) - shown_paths:
+                del self._prepared[gone]
+                self.prepared_changed = True
 
 
 def _is_regular(mode: int) -> bool:
@@ -147,35 +156,57 @@ def cache_dir(root: Path) -> Path:
 
 def open_cache(folder: Path, key: str) -> EntryCache:
     """The cache saved in `folder` if it was made with `key`; otherwise an empty one. A cache
-    that cannot be read (missing, truncated, another format) is an empty cache, never an error."""
+    that cannot be read (missing, truncated, another format) is an empty cache, never an error.
+    Only the small index is read here; prepared entries are read when a build first needs one."""
     try:
-        with open(folder / "entries.pickle", "rb") as f:
+        with open(folder / "index.pickle", "rb") as f:
             saved = pickle.load(f)
         if saved.get("format") == FORMAT and saved.get("key") == key:
-            return EntryCache(key, saved["items"], saved["config_key"], saved["saved_at"], saved["site"])
+            return EntryCache(key, saved["items"], saved["config_key"], saved["saved_at"], saved["site"],
+                              load_prepared=lambda: _read_prepared(folder, key, saved["config_key"]))
     except Exception:  # noqa: BLE001 - any unreadable cache is simply not used
         pass
     return EntryCache(key)
 
 
+def _read_prepared(folder: Path, key: str, config_key: str) -> dict:
+    try:
+        with open(folder / "prepared.pickle", "rb") as f:
+            saved = pickle.load(f)
+        if saved.get("format") == FORMAT and saved.get("key") == key and saved.get("config_key") == config_key:
+            return saved["prepared"]
+    except Exception:  # noqa: BLE001
+        pass
+    return {}
+
+
 def save_cache(folder: Path, cache: EntryCache, now: float) -> None:
-    """Write the cache atomically (a reader sees the old file or the new one). Failing to write
-    it costs the next build time, not correctness, so errors are ignored."""
+    """Write the cache, each file atomically (a reader sees the old file or the new one): the
+    prepared entries only when they changed, then the index. Failing to write costs the next
+    build time, not correctness (a prepared entry is used only with the digest it was made
+    from), so errors are ignored."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        data = {"format": FORMAT, "key": cache.key, "saved_at": now, "items": cache.items,
-                "config_key": cache.config_key, "site": cache.site}
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".entries-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, folder / "entries.pickle")
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        if cache.prepared_changed and cache._prepared is not None:
+            _write(folder / "prepared.pickle", {"format": FORMAT, "key": cache.key,
+                                                "config_key": cache.config_key, "prepared": cache._prepared})
+            cache.prepared_changed = False
+        _write(folder / "index.pickle", {"format": FORMAT, "key": cache.key, "saved_at": now, "items": cache.items,
+                                         "config_key": cache.config_key, "site": cache.site})
         cache.saved_at = now
     except OSError:
         pass
+
+
+def _write(path: Path, data: dict) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def site_fingerprint(cache: EntryCache, config_path: Path, base_url: str | None, entry_files: list[tuple[Path, str]],

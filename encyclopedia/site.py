@@ -163,7 +163,7 @@ def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryC
     for i, prepared in zip(todo, done):
         out[i] = prepared
         if cache is not None:
-            cache.put(files[i], shown[i], digests[i], prepared)
+            cache.put(shown[i], digests[i], prepared)
     if cache is not None:
         cache.forget_except(set(shown))
     return out

@@ -91,9 +91,26 @@ def test_a_file_deleted_from_the_site_is_written_again(workspace, capsys):
 def test_a_corrupt_cache_is_ignored(workspace, capsys):
     content, out = workspace / "content", workspace / "site"
     assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
-    for f in (workspace / "cache").rglob("entries.pickle"):
+    corrupted = list((workspace / "cache").rglob("*.pickle"))
+    assert len(corrupted) == 2  # the index and the prepared entries
+    for f in corrupted:
         f.write_bytes(b"not a pickle")
     shutil.rmtree(out)
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    assert read_site(out) == build_site(Project.at(content), workers=1).files
+
+
+def test_a_build_with_nothing_changed_reads_only_the_small_index(workspace, capsys):
+    """Deciding that nothing changed must not read the prepared entries (the large part of the
+    cache): with that file unreadable, the no-op build still says so, and the next real build
+    prepares everything again and still equals a cold build."""
+    content, out = workspace / "content", workspace / "site"
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    [prepared] = list((workspace / "cache").rglob("prepared.pickle"))
+    prepared.write_bytes(b"unreadable")
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("Nothing changed")
+    edit(content / "entries" / "tiny-warning.md", "title: ", "title: Edited ")
     assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
     assert read_site(out) == build_site(Project.at(content), workers=1).files
 
