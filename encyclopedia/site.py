@@ -135,15 +135,10 @@ def project_fingerprint(project: Project, cache: EntryCache, base_url: str | Non
                             [project.templates_dir, project.assets_dir])
 
 
-# Below this many files to prepare, starting worker processes costs more than it saves.
-PARALLEL_MIN = 200
-
-
-def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryCache | None = None,
-                    workers: int | None = None) -> list[Prepared]:
+def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryCache | None,
+                    workers: int) -> list[Prepared]:
     """Every file loaded, validated and its body rendered, in the order given: from the cache
-    where it holds the file's content, the rest on `workers` processes (default: the CPUs this
-    process may use) when there are at least PARALLEL_MIN of them."""
+    where it holds the file's content, the rest spread over `workers` processes (map_in_order)."""
     shown = [display_path(f, root) for f in files]
     if cache is not None:
         # Everything in the configuration but the address: loading and rendering an entry never
@@ -154,12 +149,7 @@ def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryC
     else:
         digests, out = [None] * len(files), [None] * len(files)
     todo = [i for i, p in enumerate(out) if p is None]
-    jobs = [(files[i], shown[i]) for i in todo]
-    workers = workers if workers is not None else _usable_cpus()
-    if workers > 1 and len(jobs) >= PARALLEL_MIN:
-        done = _prepare_in_processes(jobs, config, workers)
-    else:
-        done = [prepare_entry(path, config, s) for path, s in jobs]
+    done = map_in_order(lambda k: prepare_entry(files[todo[k]], config, shown[todo[k]]), len(todo), workers)
     for i, prepared in zip(todo, done):
         out[i] = prepared
         if cache is not None:
@@ -180,22 +170,6 @@ def prepare_entry(path: Path, config: Config, shown: str) -> Prepared:
         return Prepared(None, None, tuple(problems))
     body, found = render_body(entry.body, entry.body_line, entry.source_path)
     return Prepared(entry, body, tuple(problems + found))
-
-
-def _prepare_chunk(jobs: list[tuple[Path, str]], config: Config) -> list[Prepared]:
-    return [prepare_entry(path, config, shown) for path, shown in jobs]
-
-
-def _prepare_in_processes(jobs: list[tuple[Path, str]], config: Config, workers: int) -> list[Prepared]:
-    """Prepare files on worker processes, results in the order of `jobs`. Processes are forked
-    when this is the only thread (cheap: nothing to import again); otherwise, as in `serve`,
-    started fresh, since forking a process that has other threads can copy a held lock."""
-    method = "fork" if _can_fork() else "spawn"
-    size = max(16, len(jobs) // (workers * 8))
-    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)) as pool:
-        results = pool.map(_prepare_chunk, chunks, [config] * len(chunks))
-        return [prepared for chunk in results for prepared in chunk]
 
 
 def load_search_index(project: Project) -> dict:
@@ -241,6 +215,9 @@ def _test_example(prepared, e: Entry, i: int, example: str) -> list[Problem]:
                         f"{results[0].score}, line {results[0].line}) before this entry; {own}")]
     return []
 
+
+# Below this many items, starting worker processes costs more than it saves.
+PARALLEL_MIN = 200
 
 # What forked workers run: set just before the fork, so children inherit it (with everything it
 # refers to) instead of receiving it pickled.
