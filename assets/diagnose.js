@@ -500,12 +500,36 @@ function prepareQuery(index) {
 }
 
 /**
- * The index with search/details.json merged in (summaries and systems, which free-text queries
- * also search). The site publishes them apart to keep search/index.json small.
+ * The whole index from its two published files: search/index.json (what matching a log needs;
+ * the log triage worker loads only it) and search/details.json (titles, URLs, categories, tags,
+ * summaries, systems and signature variants). search_index.merge_details in Python.
  */
 export function withDetails(index, details) {
-  const extra = (details && details.entries) || {};
-  return { ...index, entries: index.entries.map((e) => ({ ...e, ...(extra[e.slug] || {}) })) };
+  const extra = details.entries;
+  return {
+    version: index.version,
+    entries: index.entries.map((e) => {
+      const { variants = [], ...rest } = extra[e.slug];
+      const signatures = e.signatures.map((s, i) => (variants[i] ? [s[0], variants[i]] : [s[0]]));
+      return { ...e, ...rest, signatures };
+    }),
+    weights: index.weights,
+    categories: details.categories,
+  };
+}
+
+/**
+ * diagnose() results made on search/index.json alone (in the worker), completed with what they
+ * show from the whole index: title, URL, category, severity and the matched signature's variant.
+ */
+export function describeResults(results, index) {
+  const bySlug = new Map(index.entries.map((e) => [e.slug, e]));
+  return results.map((r) => {
+    const e = bySlug.get(r.slug);
+    const sig = r.matched_by === "signature" ? e.signatures.find((s) => s[0] === r.signature) : null;
+    return { ...r, title: e.title, url: e.url, category: e.category, severity: e.severity,
+      variant: sig && sig.length > 1 ? sig[1] : "" };
+  });
 }
 
 /**

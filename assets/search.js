@@ -1,6 +1,6 @@
 // The search page: results as you type, and log triage in a worker. Everything stays in the
 // browser. Results are built from DOM text nodes; no user text is ever parsed as HTML.
-import { resultLabel, search, verdict, withDetails } from "./diagnose.js";
+import { describeResults, resultLabel, search, verdict, withDetails } from "./diagnose.js";
 
 const app = document.getElementById("search-app");
 app.hidden = false; // hidden in the HTML: without JavaScript its controls would do nothing
@@ -28,8 +28,9 @@ function loadIndex() {
       return r.json();
     });
     indexPromise = Promise.all([get(indexUrl), get(detailsUrl)]).then(([index, details]) => {
-      categoryNames = index.categories || {};
-      return withDetails(index, details);
+      const whole = withDetails(index, details);
+      categoryNames = whole.categories;
+      return whole;
     });
   }
   return indexPromise;
@@ -95,7 +96,15 @@ let largePaste = null;
 function getWorker() {
   if (!worker) {
     worker = new Worker(new URL(app.dataset.worker, document.baseURI), { type: "module" });
-    worker.addEventListener("message", (event) => showTriage(event.data));
+    // The worker matches on search/index.json alone; titles, links and badges come from the
+    // whole index, which the page loads beside it.
+    worker.addEventListener("message", (event) => {
+      const data = event.data;
+      if (data.id !== jobId) return;
+      if (data.error) { showTriage(data, []); return; }
+      loadIndex().then((index) => showTriage(data, describeResults(data.results, index)),
+        (error) => showTriage({ id: data.id, error: String(error.message || error) }, []));
+    });
   }
   return worker;
 }
@@ -104,13 +113,14 @@ function runDiagnose(input) {
   jobId += 1;
   logResults.replaceChildren();
   logStatus.textContent = "Matching in your browser…";
+  loadIndex().catch(() => {}); // fetched while the worker matches; a failure is shown with the results
   getWorker().postMessage({ id: jobId, indexUrl, ...input });
 }
 
-function showTriage(data) {
+function showTriage(data, results) {
   if (data.id !== jobId) return;
   if (data.error) { logStatus.textContent = `Search failed: ${data.error}`; return; }
-  const { results, lines, ms } = data;
+  const { lines, ms } = data;
   const size = `${lines.toLocaleString()} line${lines === 1 ? "" : "s"}`;
   if (!results.length) {
     logStatus.textContent = `No known failure found in ${size}. Search by the error line above, or browse the categories.`;

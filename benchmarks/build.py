@@ -137,7 +137,7 @@ def main() -> int:
             print(f"  site: {folder_size(out) / 1e6:.0f} MB in {sum(1 for p in out.rglob('*') if p.is_file()):,} files; "
                   f"cache {cache_size / 1e6:.0f} MB")
             print(f"  search/index.json: {len(index) / 1e6:.2f} MB, {len(gzip.compress(index, 6)) / 1e6:.2f} MB gzipped; "
-                  f"details.json {len(gzip.compress(details, 6)) / 1e6:.2f} MB gzipped (loaded by the query box only)")
+                  f"details.json {len(gzip.compress(details, 6)) / 1e6:.2f} MB gzipped (what results show; not loaded by the triage worker)")
             lean = json.loads(index)
             log = make_log(lean, 10000, rng)
             (tmp / "job.log").write_text(log)

@@ -58,7 +58,8 @@ def make_entries(folder: Path, count: int, seed: int = 7) -> list[str]:
         sigs = [f"{rng.choice(['RuntimeError', 'ValueError', 'AssertionError'])}: {sentence(rng, vocab, rng.randint(6, 12))} {{value}}"
                 for _ in range(rng.randint(2, 3))]
         first_signatures.append(sigs[0])
-        sig_yaml = "\n".join(f"  - text: {json.dumps(s)}\n    variant: v{j}" for j, s in enumerate(sigs))
+        sig_yaml = "\n".join(f"  - text: {json.dumps(s)}\n    variant: v{j}\n    source: https://example.org/{i}/s{j}"
+                              for j, s in enumerate(sigs))
         text = f"""---
 title: {json.dumps(sentence(rng, vocab, 5).capitalize())}
 category: {rng.choice(CATEGORIES)}
@@ -77,6 +78,8 @@ fix: {json.dumps(sentence(rng, vocab, 12))}
 references:
   - title: Reference
     url: https://example.org/{i}
+  - title: Thread
+    url: https://example.org/{i}/thread
 examples:
   - |
     Traceback (most recent call last):
@@ -88,6 +91,22 @@ updated: 2026-{1 + i % 12:02d}-{1 + i % 28:02d}
 ## Why it happens
 
 {sentence(rng, vocab, 40)}.
+
+## What you'll observe
+
+{sentence(rng, vocab, 20)}.
+
+## How to confirm
+
+- [ ] {sentence(rng, vocab, 8)}
+
+## The fix
+
+{sentence(rng, vocab, 20)}.
+
+## Prevention
+
+{sentence(rng, vocab, 12)}.
 """
         (folder / f"synthetic-{i:05d}.md").write_text(text)
     return first_signatures
@@ -111,9 +130,12 @@ def make_log(signatures: list[str], lines: int, seed: int = 11) -> str:
 
 NODE_BENCH = r"""
 import { readFileSync } from "node:fs";
-import { diagnose, query, prepare } from "%(diagnose)s";
+import { diagnose, query, prepare, withDetails } from "%(diagnose)s";
+// Log triage matches on search/index.json alone (as the page's worker does); typed queries run on
+// it merged with search/details.json (as the page does).
 const index = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const log = readFileSync(process.argv[3], "utf8");
+const whole = withDetails(index, JSON.parse(readFileSync(process.argv[4], "utf8")));
 const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
 const p95 = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 let t = performance.now(); prepare(index); const prepMs = performance.now() - t;
@@ -121,10 +143,10 @@ diagnose(index, log);
 const dx = [];
 let found = [];
 for (let i = 0; i < 9; i++) { t = performance.now(); found = diagnose(index, log); dx.push(performance.now() - t); }
-query(index, "warm");
+query(whole, "warm");
 const qs = ["kalo", "nccl timeout", "pefro mi", "dribreka", "tri", "zovu kasi"];
 const qx = [];
-for (let r = 0; r < 20; r++) for (const q of qs) { t = performance.now(); query(index, q); qx.push(performance.now() - t); }
+for (let r = 0; r < 20; r++) for (const q of qs) { t = performance.now(); query(whole, q); qx.push(performance.now() - t); }
 console.log(JSON.stringify({ prepMs, diagnoseMs: median(dx), diagnoseMax: Math.max(...dx), found: found.length,
   queryMs: median(qx), queryP95: p95(qx), queryMax: Math.max(...qx) }));
 """
@@ -143,18 +165,20 @@ def main() -> int:
         lean, details = split_index(checked.search_index)
         index_bytes = dump_index(lean)
         details_bytes = dump_index(details)
-        (tmp / "index.json").write_bytes(dump_index(checked.search_index))
+        (tmp / "index.json").write_bytes(index_bytes)  # what the page's triage worker loads
+        (tmp / "details.json").write_bytes(details_bytes)
         log = make_log(sigs, args.lines)
         (tmp / "job.log").write_text(log)
         print(f"entries: {args.entries}, log: {args.lines} lines ({len(log) / 1e6:.2f} MB)")
         print(f"search/index.json: {len(index_bytes) / 1024:.1f} KB, "
               f"{len(gzip.compress(index_bytes, 9)) / 1024:.1f} KB gzipped (target < 150 KB); "
-              f"search/details.json (summaries, loaded by the query box): "
+              f"search/details.json (what results show; loaded by the search page): "
               f"{len(gzip.compress(details_bytes, 9)) / 1024:.1f} KB gzipped")
 
         script = tmp / "bench.mjs"
         script.write_text(NODE_BENCH % {"diagnose": (ROOT / "assets" / "diagnose.js").as_uri()})
-        res = subprocess.run(["node", str(script), str(tmp / "index.json"), str(tmp / "job.log")],
+        res = subprocess.run(["node", str(script), str(tmp / "index.json"), str(tmp / "job.log"),
+                              str(tmp / "details.json")],
                              capture_output=True, text=True, check=True)
         node = json.loads(res.stdout)
         print(f"Node diagnose, {args.lines}-line log: median {node['diagnoseMs']:.1f} ms, max "

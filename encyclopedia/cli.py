@@ -289,15 +289,19 @@ def cmd_check(root: Path, args) -> int:
 def cmd_diagnose(root: Path, args) -> int:
     from . import matching
     if args.index:
+        from .search_index import DETAILS_URL, merge_details
+        details_path = args.index.parent / Path(DETAILS_URL).name
         try:
-            index = json.loads(args.index.read_text(encoding="utf-8"))
+            index = merge_details(json.loads(args.index.read_text(encoding="utf-8")),
+                                  json.loads(details_path.read_text(encoding="utf-8")))
             matching.prepare(index)
         except OSError as exc:
-            print(f"error: cannot read index {args.index}: {exc.strerror}", file=sys.stderr)
+            print(f"error: cannot read {exc.filename}: {exc.strerror} (--index needs the site's "
+                  f"search/index.json with {details_path.name} beside it)", file=sys.stderr)
             return EXIT_USAGE
         except (ValueError, KeyError, TypeError, AttributeError, IndexError):
             print(f"error: {args.index} is not a search index built by this tool "
-                  "(site/search/index.json)", file=sys.stderr)
+                  "(site/search/index.json, with details.json beside it)", file=sys.stderr)
             return EXIT_USAGE
     else:
         from .site import load_search_index

@@ -9,19 +9,20 @@ from .markup import plain_text
 from .loading import Entry
 from .taxonomy import category_name
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 INDEX_URL = "search/index.json"
 DETAILS_URL = "search/details.json"
-# Fields kept out of index.json to keep the file every search needs small; the search page loads
-# them from details.json for free-text queries and result summaries.
-DETAIL_FIELDS = ("summary", "systems")
+# search/index.json holds only what matching a log needs (the browser's log triage worker and
+# `diagnose --index` load it; it grows with every entry, so it stays lean); search/details.json
+# holds what results show and free-text queries search. Signature variants go to details too,
+# as one list per entry in signature order.
+LEAN_FIELDS = ("slug", "role", "signatures", "aliases")
 
 
 def build_search_index(entries: list[Entry]) -> dict:
     """The whole index as a JSON-ready dict, entries in slug order (the same input gives the same
-    file). `split_index` divides it into the two published files.
-
-    Format (version 1), documented in docs/search.md:
+    files). What `diagnose` and the tests search; `split_index` divides it into the two published
+    files (docs/search.md gives their format). Its shape:
       version  int
       entries  [{slug, url, title, category, severity, role, tags, systems, summary,
                  signatures: [[text] or [text, variant], ...], aliases: [...] (only when any)}]
@@ -66,13 +67,32 @@ def build_search_index(entries: list[Entry]) -> dict:
 
 
 def split_index(index: dict) -> tuple[dict, dict]:
-    """(search/index.json, search/details.json): the matching index without DETAIL_FIELDS, and
-    those fields by slug."""
-    lean = {**index, "entries": [{k: v for k, v in e.items() if k not in DETAIL_FIELDS}
-                                 for e in index["entries"]]}
-    details = {"version": index["version"],
-               "entries": {e["slug"]: {k: e[k] for k in DETAIL_FIELDS if k in e} for e in index["entries"]}}
-    return lean, details
+    """(search/index.json, search/details.json) from the whole index; `merge_details` undoes it."""
+    lean_entries, details = [], {}
+    for e in index["entries"]:
+        lean = {k: e[k] for k in LEAN_FIELDS if k in e}
+        lean["signatures"] = [[s[0]] for s in e["signatures"]]
+        lean_entries.append(lean)
+        extra = {k: v for k, v in e.items() if k not in LEAN_FIELDS}
+        variants = [s[1] if len(s) > 1 else "" for s in e["signatures"]]
+        if any(variants):
+            extra["variants"] = variants
+        details[e["slug"]] = extra
+    return ({"version": index["version"], "entries": lean_entries, "weights": index["weights"]},
+            {"version": index["version"], "entries": details, "categories": index["categories"]})
+
+
+def merge_details(lean: dict, details: dict) -> dict:
+    """The whole index again from its two published files (what `split_index` divided)."""
+    entries = []
+    for e in lean["entries"]:
+        extra = dict(details["entries"][e["slug"]])
+        variants = extra.pop("variants", [])
+        sigs = [[s[0], variants[i]] if i < len(variants) and variants[i] else [s[0]]
+                for i, s in enumerate(e["signatures"])]
+        entries.append({**e, **extra, "signatures": sigs})
+    return {"version": lean["version"], "entries": entries, "weights": lean["weights"],
+            "categories": details["categories"]}
 
 
 def dump_index(index: dict) -> bytes:

@@ -182,6 +182,7 @@ def test_a_multi_rank_log_is_triaged_with_the_root_cause_first(site, page):
     why = first.locator(".why").text_content()
     assert why.startswith(f"line {OOM_LINE}, rank 3 · matches the wording “"), why
     assert "{" not in why and "confidence" not in why, why  # placeholders and scores are not shown
+    assert "(PyTorch 2.2+, every ordinary OOM" in why, why  # the variant, from details.json
     assert "Tried to allocate 2.00 GiB" in first.locator("pre code").text_content()
     hrefs = [a.split("/entries/")[1] for a in items.locator("> a").evaluate_all("as => as.map(a => a.href)")]
     assert {"nccl-watchdog-timeout/", "torchrun-child-failed/"} <= set(hrefs)
@@ -334,7 +335,7 @@ def test_pages_fit_a_phone_screen_in_light_and_dark_mode(site, browser, scheme):
         page = ctx.new_page()
         page.emulate_media(color_scheme=scheme)
         overflow = "document.documentElement.scrollWidth - window.innerWidth"
-        entries = page.request.get(site + "search/index.json").json()["entries"]
+        entries = page.request.get(site + "search/details.json").json()["entries"].values()
         for path in ["", "entries/", "tags/"] + [e["url"] for e in entries]:
             page.goto(site + path)
             assert page.evaluate(overflow) <= 0, f"{path or 'home'} overflows at 375px ({scheme})"

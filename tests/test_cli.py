@@ -120,6 +120,15 @@ def test_diagnose_can_use_a_built_index(content, tmp_path):
     run("build", "--entries", str(content), "--out", str(out))
     result = run("diagnose", "--json", "--index", str(out / "search" / "index.json"), stdin=LOG)
     assert [m["slug"] for m in json.loads(result.stdout)] == ["widget-overflow", "launcher-exit"]
+    # The published files, merged, give what the entries give: titles, links, variants.
+    direct = run("diagnose", "--json", "--entries", str(content), stdin=LOG)
+    assert json.loads(result.stdout) == json.loads(direct.stdout)
+    assert json.loads(result.stdout)[0]["variant"] == "Widget 2.x"
+    (out / "search" / "details.json").unlink()
+    result = run("diagnose", "--index", str(out / "search" / "index.json"), stdin=LOG)
+    assert result.returncode == 2
+    assert "details.json: No such file or directory (--index needs the site's search/index.json with " \
+        "details.json beside it)" in result.stderr
 
 
 def test_check_reports_exact_messages_with_line_numbers(content):

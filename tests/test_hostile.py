@@ -123,6 +123,7 @@ def test_check_refuses_devices_and_named_pipes_without_hanging(tmp_path):
 
 
 def test_diagnose_refuses_an_index_that_is_not_one(tmp_path):
+    (tmp_path / "details.json").write_text('{"version": 2, "entries": {}, "categories": {}}')
     for text in ('{"x": 1}', "[]", '{"entries": [{"slug": 1}]}', "not json"):
         (tmp_path / "index.json").write_text(text)
         result = run("diagnose", "--index", str(tmp_path / "index.json"), stdin="boom\n")

@@ -26,9 +26,10 @@ def variations(text: str) -> list[str]:
 
 def test_python_and_javascript_agree_on_every_result():
     checked = check_project(Project.at(ROOT))
-    texts = []
+    texts, triage = [], []  # triage: texts also matched as the page's worker does (not every variation)
     for e in checked.entries:
         for example in e.examples:
+            triage.append(len(texts))
             texts.extend(variations(example))
     quality = ROOT / "tests" / "quality" / "logs"
     if quality.is_dir():
@@ -36,6 +37,7 @@ def test_python_and_javascript_agree_on_every_result():
     real = ROOT / "tests" / "real-logs" / "cases.yaml"
     if real.is_file():  # logs copied verbatim from public issue threads
         import yaml
+        triage.extend(range(len(texts), len(texts) + len(yaml.safe_load(real.read_text(encoding="utf-8")))))
         texts.extend(c["log"] for c in yaml.safe_load(real.read_text(encoding="utf-8")))
         texts.extend(r["excerpt"] for r in yaml.safe_load(
             (ROOT / "tests" / "threads" / "sample.yaml").read_text(encoding="utf-8")))
@@ -49,17 +51,20 @@ def test_python_and_javascript_agree_on_every_result():
     assert node, "Node 20 is required"
     lean, details = split_index(checked.search_index)
     payload = json.dumps({"index": checked.search_index, "texts": texts, "queries": queries,
-                          "lean": lean, "details": details})
+                          "lean": lean, "details": details, "triage": triage})
     result = subprocess.run([node, "tests/js/run-search.mjs"], input=payload, cwd=ROOT,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     js = json.loads(result.stdout)
+    assert js["merged"] == checked.search_index  # the two published files give the whole index back
     for i, text in enumerate(texts):
         assert js["tokens"][i] == matching.tokenize(text), text[:200]
         results = matching.diagnose(checked.search_index, text)
         assert js["diagnose"][i] == results, text[:200]
         words = [matching.verdict(results)] + [matching.result_label(r, j == 0) for j, r in enumerate(results)]
         assert js["words"][i] == words, text[:200]
+    for k, i in enumerate(triage):  # as the page shows them
+        assert js["triage"][k] == matching.diagnose(checked.search_index, texts[i]), texts[i][:200]
     for i, q in enumerate(queries):
         assert js["queries"][i] == matching.query(checked.search_index, q), q
         assert js["searches"][i] == matching.search(checked.search_index, q), q

@@ -11,7 +11,8 @@ import pytest
 
 from encyclopedia import output
 from encyclopedia.problems import BuildError
-from encyclopedia.site import Project, build_site
+from encyclopedia.search_index import merge_details
+from encyclopedia.site import Project, build_site, check_project
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -188,20 +189,25 @@ def test_feed_sitemap_and_robots_are_well_formed(fixture_site):
 
 def test_search_index_is_versioned_sorted_and_complete(fixture_site):
     index = json.loads(fixture_site["search/index.json"])
-    assert index["version"] == 1
+    assert index["version"] == 2
     assert [e["slug"] for e in index["entries"]] == ["launcher-exit", "tiny-warning", "widget-overflow"]
     widget = index["entries"][2]
-    assert set(widget) == {"slug", "url", "title", "category", "severity", "role", "tags", "signatures", "aliases"}
-    assert widget["url"] == "entries/widget-overflow/"
-    assert widget["signatures"][0] == ["WidgetError: widget buffer overflowed after {n} frobs", "Widget 2.x"]
-    assert widget["signatures"][1] == ["widget buffer exhausted (capacity {n})"]
-    assert widget["aliases"] == ["frobnicator ran dry"]
+    # Only what matching a log needs; variants and everything results show are in details.json.
+    assert widget == {"slug": "widget-overflow", "role": "cause", "aliases": ["frobnicator ran dry"],
+                      "signatures": [["WidgetError: widget buffer overflowed after {n} frobs"],
+                                     ["widget buffer exhausted (capacity {n})"]]}
     assert "frobs" not in index["weights"]  # a word of one entry weighs 1, the default
     assert 0 < index["weights"]["the"] < 0.2
     details = json.loads(fixture_site["search/details.json"])
+    assert details["version"] == 2
+    assert details["categories"]["memory"] == "Memory"
     assert details["entries"]["widget-overflow"] == {
+        "url": "entries/widget-overflow/", "title": "Widget overflow <script>alert(1)</script>",
+        "category": "memory", "severity": "critical", "tags": ["widgets", "overflow"],
         "summary": "The widget buffer overflowed; reduce the batch. Text like <b>this</b> stays text.",
-        "systems": ["PyTorch", "Widget++"]}
+        "systems": ["PyTorch", "Widget++"], "variants": ["Widget 2.x", ""]}
+    # The two files merged give back the whole index the build searched.
+    assert merge_details(index, details) == check_project(Project.at(FIXTURE)).search_index
 
 
 def test_same_input_builds_byte_identical_output():
