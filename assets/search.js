@@ -137,7 +137,7 @@ function showTriage(data, results) {
     const partial = r.score < 0.6 ? " · a partial match" : "";
     logResults.append(el("li", {},
       el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),
-      el("pre", { class: "log" }, el("code", {},
+      el("pre", { class: "log", tabindex: "0" }, el("code", {},
         ...(r.before ? [el("span", { class: "context" }, r.before + "\n")] : []),
         el("mark", {}, r.text),
         ...(r.after ? [el("span", { class: "context" }, "\n" + r.after)] : []))),

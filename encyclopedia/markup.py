@@ -69,7 +69,8 @@ _FORMATTER = HtmlFormatter(nowrap=True)  # holds only options; building one per 
 def _highlight(code: str, lang: str, _attrs) -> str:
     body = pygments_highlight(code, _lexer(lang), _FORMATTER)
     cls = f' class="language-{html.escape(lang)}"' if lang else ""
-    return f'<pre class="highlight"><code{cls}>{body}</code></pre>\n'
+    # Focusable: a block wider than the page scrolls, and keyboard users scroll it with the arrows.
+    return f'<pre class="highlight" tabindex="0"><code{cls}>{body}</code></pre>\n'
 
 
 def _make_parser() -> MarkdownIt:

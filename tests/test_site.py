@@ -2,6 +2,7 @@
 
 import json
 import posixpath
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -280,3 +281,16 @@ def test_highlighted_code_is_readable_in_both_colour_schemes():
         low = [(token, colour, round(_contrast(colour, background), 2)) for token, colour in colours
                if _contrast(colour, background) < 4.5]
         assert not [t for t in low if t[0] not in ("w", "err")], low
+
+
+def test_every_scrolling_block_can_be_reached_with_the_keyboard(real_site):
+    # Code and log blocks scroll when wider (or, for logs, taller) than the page; a reader without
+    # a mouse scrolls them with the arrow keys once they can be focused (axe:
+    # scrollable-region-focusable).
+    blocks = 0
+    for path, data in real_site.items():
+        if path.endswith(".html"):
+            for tag in re.findall(r"<pre\b[^>]*>", data.decode("utf-8")):
+                blocks += 1
+                assert 'tabindex="0"' in tag, (path, tag)
+    assert blocks > 500
