@@ -424,3 +424,23 @@ def test_the_tags_index_is_a_compact_list_with_tappable_links(site, page):
     assert height < 4000, height
     heights = links.evaluate_all("as => as.map(a => a.getBoundingClientRect().height)")
     assert min(heights) >= 24, min(heights)
+
+
+def test_on_wide_screens_the_contents_are_a_rail_that_stays_in_view(site, page):
+    """At 1280 px the contents sit to the right of the article (in the margin that was empty) and
+    stay in view while the reader scrolls; on a phone they stay in the flow, after the answer."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site + "entries/nccl-watchdog-timeout/")
+    toc, h1 = page.locator("nav.toc").bounding_box(), page.locator("h1").bounding_box()
+    assert toc["x"] >= h1["x"] + h1["width"], (toc, h1)
+    assert page.locator("nav.toc a[href='#related']").count() == 1
+    page.mouse.wheel(0, 4000)
+    page.wait_for_function("window.scrollY > 3000")
+    toc = page.locator("nav.toc").bounding_box()
+    assert 0 <= toc["y"] and toc["y"] + toc["height"] <= 900, toc
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(site + "entries/nccl-watchdog-timeout/")
+    toc = page.locator("nav.toc").bounding_box()
+    answer = page.locator(".quick-answer").bounding_box()
+    assert toc["y"] > answer["y"] + answer["height"] - 1 and toc["width"] > 300, (toc, answer)
