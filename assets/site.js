@@ -20,7 +20,8 @@ document.addEventListener("keydown", (event) => {
   if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-  const box = document.getElementById("q") || document.getElementById("site-search");
+  const box = document.getElementById("q") || document.getElementById("home-search") ||
+    document.getElementById("site-search");
   if (box) {
     event.preventDefault();
     box.focus();

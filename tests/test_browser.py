@@ -293,6 +293,12 @@ def test_slash_focuses_search_and_copy_buttons_appear_with_javascript(site, page
     page.goto(site + "search/")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "q"
+    # One search box on the pages that have their own (the header's is left out there).
+    assert page.locator("input[type=search]").count() == 1
+    page.goto(site)
+    assert page.locator("input[type=search]").count() == 1
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "home-search"
 
 
 def test_without_javascript_search_explains_itself_and_shows_no_dead_controls(site, browser):
