@@ -118,7 +118,7 @@ def main() -> int:
             first, first_peak, _ = build(corpus, out, env, *jobs)  # fills the cache
             noop = [build(corpus, out, env, *jobs)[0] for _ in range(args.runs)]
             edited, added = [], []
-            for k in range(args.runs):
+            for _ in range(args.runs):
                 edit_one(corpus, rng, n)
                 edited.append(build(corpus, out, env, *jobs)[0])
             for k in range(args.runs):
@@ -128,7 +128,8 @@ def main() -> int:
             details = (out / "search" / "details.json").read_bytes()
             cache_size = sum(p.stat().st_size for p in (tmp / "cache").rglob("*") if p.is_file())
             print(f"\n{n:,} entries ({md / n / 1024:.1f} KB of Markdown each, {md / 1e6:.0f} MB):")
-            print(f"  cold build (--no-cache):      {statistics.median(cold):6.2f} s  (runs: {', '.join(f'{x:.2f}' for x in cold)})")
+            runs = ", ".join(f"{x:.2f}" for x in cold)
+            print(f"  cold build (--no-cache):      {statistics.median(cold):6.2f} s  (runs: {runs})")
             print(f"  first build filling the cache: {first:6.2f} s")
             print(f"  no-op rebuild:                 {statistics.median(noop):6.2f} s")
             print(f"  one entry edited:              {statistics.median(edited):6.2f} s")
@@ -137,7 +138,8 @@ def main() -> int:
             print(f"  site: {folder_size(out) / 1e6:.0f} MB in {sum(1 for p in out.rglob('*') if p.is_file()):,} files; "
                   f"cache {cache_size / 1e6:.0f} MB")
             print(f"  search/index.json: {len(index) / 1e6:.2f} MB, {len(gzip.compress(index, 6)) / 1e6:.2f} MB gzipped; "
-                  f"details.json {len(gzip.compress(details, 6)) / 1e6:.2f} MB gzipped (what results show; not loaded by the triage worker)")
+                  f"details.json {len(gzip.compress(details, 6)) / 1e6:.2f} MB gzipped "
+                  "(what results show; not loaded by the triage worker)")
             lean = json.loads(index)
             log = make_log(lean, 10000, rng)
             (tmp / "job.log").write_text(log)

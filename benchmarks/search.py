@@ -55,7 +55,8 @@ def make_entries(folder: Path, count: int, seed: int = 7) -> list[str]:
     folder.mkdir(parents=True)
     first_signatures = []
     for i in range(count):
-        sigs = [f"{rng.choice(['RuntimeError', 'ValueError', 'AssertionError'])}: {sentence(rng, vocab, rng.randint(6, 12))} {{value}}"
+        kinds = ["RuntimeError", "ValueError", "AssertionError"]
+        sigs = [f"{rng.choice(kinds)}: {sentence(rng, vocab, rng.randint(6, 12))} {{value}}"
                 for _ in range(rng.randint(2, 3))]
         first_signatures.append(sigs[0])
         sig_yaml = "\n".join(f"  - text: {json.dumps(s)}\n    variant: v{j}\n    source: https://example.org/{i}/s{j}"
@@ -121,7 +122,8 @@ def make_log(signatures: list[str], lines: int, seed: int = 11) -> str:
         if i in planted:
             out.append(f"[rank{i % 8}]: " + planted[i].replace("{value}", "42"))
         elif i % 97 == 0:
-            out.append(f'[rank{i % 8}]:   File "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py", line {i}, in _call_impl')
+            module = "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py"
+            out.append(f'[rank{i % 8}]:   File "{module}", line {i}, in _call_impl')
         else:
             out.append(f"[rank{i % 8}]: step {i} loss {rng.random():.4f} lr 3.0e-04 grad_norm {rng.random() * 3:.3f} "
                        f"tokens/s {rng.randint(1000, 9000)} mem {rng.randint(10, 80)}GiB")

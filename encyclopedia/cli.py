@@ -208,9 +208,9 @@ def _progress(message: str) -> None:
 
 
 def cmd_build(root: Path, args) -> int:
+    from .cache import cache_dir, generator_key, open_cache, output_state, save_cache, site_is_current
     from .config import url_problem
     from .output import OutputRefused, check_output_dir, write_site
-    from .cache import cache_dir, generator_key, open_cache, output_state, save_cache, site_is_current
     from .site import build_site, project_fingerprint
     start = time.perf_counter()
     why = url_problem(args.base_url) if args.base_url is not None else None

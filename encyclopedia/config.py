@@ -31,7 +31,7 @@ class Config:
     def category_description(self, key: str) -> str:
         return dict(self.categories)[key]
 
-    def with_base_url(self, base_url: str) -> "Config":
+    def with_base_url(self, base_url: str) -> Config:
         return Config(self.title, self.description, normalize_base_url(base_url),
                       self.repository, self.branch, self.categories)
 
@@ -55,12 +55,12 @@ def load_config(path: Path, shown: str | None = None) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BuildError([Problem(shown, 1, f"cannot read the site configuration: {exc.strerror}")])
+        raise BuildError([Problem(shown, 1, f"cannot read the site configuration: {exc.strerror}")]) from exc
     try:
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else 1
-        raise BuildError([Problem(shown, line, f"YAML syntax error: {exc.problem}")])
+        raise BuildError([Problem(shown, line, f"YAML syntax error: {exc.problem}")]) from exc
     if not isinstance(data, dict):
         raise BuildError([Problem(shown, 1, "the site configuration must be a mapping of keys")])
     problems = []

@@ -89,7 +89,7 @@ class PageRenderer:
         progress(f"rendering {len(d.entries)} entry pages")
         mapper = map_in_order or (lambda function, n: [function(i) for i in range(n)])
         pages = mapper(lambda i: self.render_entry(d.entries[i]), len(d.entries))
-        for e, page in zip(d.entries, pages):
+        for e, page in zip(d.entries, pages, strict=True):
             put(urls.output_path(urls.entry_url(e.slug)), page)
         progress("rendering indexes, feeds and the search index")
         recent = sorted(d.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from . import matching, urls
-from .markup import plain_text
 from .loading import Entry
+from .markup import plain_text
 from .taxonomy import category_name
 
 INDEX_VERSION = 2

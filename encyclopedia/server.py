@@ -13,8 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .problems import BuildError
 from .cache import cache_dir, generator_key, open_cache
+from .problems import BuildError
 from .site import Project, build_site
 
 POLL_SECONDS = 0.4
@@ -34,7 +34,9 @@ source.addEventListener("message", (event) => {
 function show(errors) {
   let box = document.getElementById("dev-errors");
   if (!errors.length) { if (box) box.remove(); return; }
-  if (!box) { box = document.createElement("pre"); box.id = "dev-errors"; box.className = "dev-errors"; document.body.append(box); }
+  if (!box) {
+    box = document.createElement("pre"); box.id = "dev-errors"; box.className = "dev-errors"; document.body.append(box);
+  }
   box.textContent = "Rebuild failed; showing the last good build.\\n\\n" + errors.join("\\n");
 }
 """
@@ -188,7 +190,8 @@ def make_handler(dev: DevSite, port: int):
 
         def _send(self, status, body: bytes, ctype: str):
             self.send_response(status)
-            self.send_header("Content-Type", ctype + ("; charset=utf-8" if ctype.startswith("text/") or ctype.endswith("json") else ""))
+            textual = ctype.startswith("text/") or ctype.endswith("json")
+            self.send_header("Content-Type", ctype + ("; charset=utf-8" if textual else ""))
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()

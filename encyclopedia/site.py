@@ -23,6 +23,7 @@ from .problems import BuildError, Problem
 from .search_index import build_search_index
 from .taxonomy import build_taxonomies
 
+
 def _theme_dirs() -> tuple[Path, Path]:
     """Where the templates and assets are: beside the package in a checkout (templates/ and
     assets/ at the top of the repository), inside it in an installed wheel, where setuptools puts
@@ -55,7 +56,7 @@ class Project:
                 self.root / ".git"]
 
     @classmethod
-    def at(cls, root: Path, entries_dir: Path | None = None) -> "Project":
+    def at(cls, root: Path, entries_dir: Path | None = None) -> Project:
         root = root.resolve()
         return cls(root, (entries_dir or root / "entries"), root / "site.yaml", TEMPLATES_DIR, ASSETS_DIR)
 
@@ -144,13 +145,13 @@ def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryC
         # Everything in the configuration but the address: loading and rendering an entry never
         # read it (pages do, and pages are not cached), so `serve` and `build` share the cache.
         cache.use_config(repr(dataclasses.replace(config, base_url="")))
-        digests = [cache.digest(f, s) for f, s in zip(files, shown)]
-        out: list[Prepared | None] = [cache.get(s, d) for s, d in zip(shown, digests)]
+        digests = [cache.digest(f, s) for f, s in zip(files, shown, strict=True)]
+        out: list[Prepared | None] = [cache.get(s, d) for s, d in zip(shown, digests, strict=True)]
     else:
         digests, out = [None] * len(files), [None] * len(files)
     todo = [i for i, p in enumerate(out) if p is None]
     done = map_in_order(lambda k: prepare_entry(files[todo[k]], config, shown[todo[k]]), len(todo), workers)
-    for i, prepared in zip(todo, done):
+    for i, prepared in zip(todo, done, strict=True):
         out[i] = prepared
         if cache is not None:
             cache.put(shown[i], digests[i], prepared)

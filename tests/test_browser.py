@@ -58,7 +58,7 @@ Root Cause (first observed failure):
 """
 
 OOM_LINE = MULTI_RANK_LOG.splitlines().index(
-    next(l for l in MULTI_RANK_LOG.splitlines() if "OutOfMemoryError" in l)) + 1
+    next(line for line in MULTI_RANK_LOG.splitlines() if "OutOfMemoryError" in line)) + 1
 
 
 # ---- fixtures ---------------------------------------------------------------------------------

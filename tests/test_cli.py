@@ -46,8 +46,8 @@ def test_build_with_content_problems_exits_1_lists_every_problem_and_keeps_the_o
     result = run("build", "--entries", str(content), "--out", str(out))
     assert result.returncode == 1
     lines = result.stderr.splitlines()
-    assert any(re.fullmatch(r".*launcher-exit\.md:2: unknown field `titel`; did you mean `title`\?", l) for l in lines)
-    assert any(re.fullmatch(r".*tiny-warning\.md:4: unknown severity `lowish`; did you mean `low`\? .*", l) for l in lines)
+    assert any(re.fullmatch(r".*launcher-exit\.md:2: unknown field `titel`; did you mean `title`\?", line) for line in lines)
+    assert any(re.fullmatch(r".*tiny-warning\.md:4: unknown severity `lowish`; did you mean `low`\? .*", line) for line in lines)
     assert lines[-1] == "2 problems in 2 files."
     assert (out / "index.html").read_bytes() == before
 
@@ -139,7 +139,7 @@ def test_check_reports_exact_messages_with_line_numbers(content):
     entry.write_text(text)
     result = run("check", str(entry), "--entries", str(content))
     assert result.returncode == 1
-    lines = [re.sub(r"^.*?tiny-warning\.md", "tiny-warning.md", l) for l in result.stderr.splitlines()]
+    lines = [re.sub(r"^.*?tiny-warning\.md", "tiny-warning.md", line) for line in result.stderr.splitlines()]
     assert lines == [
         "tiny-warning.md:8: `summary` is 479 characters; the quick answer should be at most 400 (one to three sentences)",
         "tiny-warning.md:29: missing recommended section `## Prevention`",
@@ -172,10 +172,10 @@ def test_check_finds_duplicate_and_overly_generic_signatures(content):
         '  - text: "worker {n} exited with code {code}"\n    source: https://example.org/x\n'
         '  - text: "widget buffer exhausted (capacity {n})"'))
     result = run("check", "--entries", str(content))
-    lines = [re.sub(r"[^\s(]*/(\w[\w-]*\.md)", r"\1", l) for l in result.stderr.splitlines()]
+    lines = [re.sub(r"[^\s(]*/(\w[\w-]*\.md)", r"\1", line) for line in result.stderr.splitlines()]
     assert "tiny-warning.md:10: signature 1 duplicates signature 3 of `widget-overflow` (widget-overflow.md:14)" in lines
-    assert any(l.startswith("widget-overflow.md:12: signature 2 matches example 1 of `launcher-exit` (launcher-exit.md:")
-               for l in lines), lines
+    assert any(line.startswith("widget-overflow.md:12: signature 2 matches example 1 of `launcher-exit` (launcher-exit.md:")
+               for line in lines), lines
 
 
 def test_check_github_format_prints_workflow_annotations(content):

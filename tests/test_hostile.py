@@ -61,7 +61,7 @@ def test_a_base_url_that_would_break_html_xml_or_robots_is_refused(content, tmp_
                                           ("title", '"lone \\ud800 surrogate"')])
 def test_control_characters_written_as_yaml_escapes_are_reported(content, field, value):
     entry = content / "entries" / "tiny-warning.md"
-    lines = [l if not l.startswith(f"{field}:") else f"{field}: {value}" for l in entry.read_text().splitlines()]
+    lines = [line if not line.startswith(f"{field}:") else f"{field}: {value}" for line in entry.read_text().splitlines()]
     entry.write_text("\n".join(lines) + "\n")
     found = [p for p in problems_of(content) if "tiny-warning.md" in p]
     assert len(found) == 1 and "contains the control character U+" in found[0]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from encyclopedia import cli, site as site_module
+from encyclopedia import cli
+from encyclopedia import site as site_module
 from encyclopedia.output import MARKER
 from encyclopedia.site import Project, build_site
 

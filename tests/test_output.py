@@ -106,7 +106,7 @@ def test_a_build_killed_at_any_point_leaves_a_whole_site_and_the_next_one_cleans
     out = tmp_path / "site"
     assert build("--entries", str(project / "entries"), "--out", str(out)).returncode == 0
     whole = snapshot(out)
-    code = ("import sys; sys.argv = ['build.py', 'build', '--entries', %r, '--out', %r]; "
+    code = ("import sys; sys.argv = ['build.py', 'build', '--entries', %r, '--out', %r]; "  # noqa: UP031
             "sys.path.insert(0, %r); from encyclopedia.cli import main; main(root=__import__('pathlib').Path(%r))"
             % (str(project / "entries"), str(out), str(ROOT), str(ROOT)))
     import time

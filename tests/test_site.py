@@ -272,6 +272,7 @@ def test_highlighted_code_is_readable_in_both_colour_schemes():
     """Every token colour of the highlighting styles reaches WCAG AA (4.5:1) on the code
     background, in light and dark mode (whitespace markers and the error token aside)."""
     import re
+
     from encyclopedia.markup import pygments_css
     light, dark = pygments_css().split("@media (prefers-color-scheme: dark)")
     for scheme in (light, dark):
