@@ -15,7 +15,7 @@ INDEX = json.loads((HERE / "index.json").read_text(encoding="utf-8"))
 def test_committed_index_matches_the_fixture_entries():
     from conformance.generate import build_index
     assert (HERE / "index.json").read_bytes() == build_index(), \
-        "run: python tests/conformance/generate.py"
+        "run: bash scripts/regenerate.sh (or python tests/conformance/generate.py)"
 
 
 @pytest.mark.parametrize("case", CASES["tokenize"], ids=lambda c: c["name"])
