@@ -198,7 +198,7 @@ def test_on_a_phone_the_verdict_is_brought_into_view_after_triage(site, browser)
         page.goto(site + "search/")
         run_triage(page, MULTI_RANK_LOG)
         top = page.evaluate("document.getElementById('log-status').getBoundingClientRect().top")
-        assert 0 <= top < 812 / 2, top
+        assert -1 <= top < 812 / 2, top  # scrolled to its top edge, give or take a sub-pixel
     finally:
         ctx.close()
 
@@ -440,8 +440,8 @@ def test_on_wide_screens_the_contents_are_a_rail_that_stays_in_view(site, page):
     toc, h1 = page.locator("nav.toc").bounding_box(), page.locator("h1").bounding_box()
     assert toc["x"] >= h1["x"] + h1["width"], (toc, h1)
     assert page.locator("nav.toc a[href='#related']").count() == 1
-    page.mouse.wheel(0, 4000)
-    page.wait_for_function("window.scrollY > 3000")
+    page.evaluate("window.scrollTo(0, 4000)")  # (wait_for_function would need eval, which the CSP forbids)
+    assert page.evaluate("window.scrollY") > 3000
     toc = page.locator("nav.toc").bounding_box()
     assert 0 <= toc["y"] and toc["y"] + toc["height"] <= 900, toc
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
