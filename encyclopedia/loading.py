@@ -305,103 +305,130 @@ def control_character(text: str) -> str | None:
     return f"U+{ord(m.group()):04X}" if m else None
 
 
-def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...], config: Config) -> list[Problem]:
-    out: list[Problem] = []
+@dataclass
+class _FieldProblems:
+    """Problems found in one field, each at the field's line unless an item's line is given."""
 
-    def err(message, at=line):
-        out.append(Problem(shown, at, message))
+    shown: str
+    line: int
+    out: list[Problem]
 
-    def no_control(text: str, what: str, at=line) -> bool:
+    def err(self, message: str, at: int | None = None) -> None:
+        self.out.append(Problem(self.shown, self.line if at is None else at, message))
+
+    def no_control(self, text: str, what: str, at: int | None = None) -> bool:
+        """Whether `text` is free of control characters (reporting the first one if not)."""
         bad = control_character(text)
         if bad:
-            err(f"{what} contains the control character {bad}, which no page or feed may carry: "
-                "remove it", at)
+            self.err(f"{what} contains the control character {bad}, which no page or feed may carry: "
+                     "remove it", at)
         return bad is None
 
-    if f.kind in ("string", "text"):
-        if _is_text(value) and not no_control(value, f"`{f.name}`"):
-            return out
-        if not _is_text(value):
-            err(f"`{f.name}` must be text, got {_describe(value) if value != '' else 'an empty string'}")
-        elif f.max_length and len(value.strip()) > f.max_length:
-            err(f"`{f.name}` is {len(value.strip())} characters long; keep it under {f.max_length}")
-        return out
-    if f.kind == "enum":
-        choices = list(f.choices or config.category_keys)
-        if not isinstance(value, str):
-            err(f"`{f.name}` must be one of {', '.join(choices)}; got {_describe(value)}")
-        elif value not in choices:
-            hint = did_you_mean(value, choices, cutoff=0.5)
-            err(f"unknown {f.name} `{value}`{hint} (expected one of: {', '.join(choices)})")
-        return out
-    if f.kind == "date":
-        if isinstance(value, dt.datetime) or not isinstance(value, (dt.date, str)):
-            err(f"`{f.name}` must be a date written YYYY-MM-DD, got {_describe(value)}")
-        elif isinstance(value, str):
-            try:
-                dt.date.fromisoformat(value)
-            except ValueError:
-                err(f"`{f.name}` must be a date written YYYY-MM-DD, got {value!r}")
-        return out
-    # lists
+
+def _check_text(f: Field, value, p: _FieldProblems, items, config: Config) -> None:
+    if _is_text(value) and not p.no_control(value, f"`{f.name}`"):
+        return
+    if not _is_text(value):
+        p.err(f"`{f.name}` must be text, got {_describe(value) if value != '' else 'an empty string'}")
+    elif f.max_length and len(value.strip()) > f.max_length:
+        p.err(f"`{f.name}` is {len(value.strip())} characters long; keep it under {f.max_length}")
+
+
+def _check_enum(f: Field, value, p: _FieldProblems, items, config: Config) -> None:
+    choices = list(f.choices or config.category_keys)
+    if not isinstance(value, str):
+        p.err(f"`{f.name}` must be one of {', '.join(choices)}; got {_describe(value)}")
+    elif value not in choices:
+        hint = did_you_mean(value, choices, cutoff=0.5)
+        p.err(f"unknown {f.name} `{value}`{hint} (expected one of: {', '.join(choices)})")
+
+
+def _check_date(f: Field, value, p: _FieldProblems, items, config: Config) -> None:
+    if isinstance(value, dt.datetime) or not isinstance(value, (dt.date, str)):
+        p.err(f"`{f.name}` must be a date written YYYY-MM-DD, got {_describe(value)}")
+    elif isinstance(value, str):
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError:
+            p.err(f"`{f.name}` must be a date written YYYY-MM-DD, got {value!r}")
+
+
+def _check_list(f: Field, value, p: _FieldProblems, items: tuple[int, ...], config: Config) -> None:
     if not isinstance(value, list):
         if value is None:
-            err(f"`{f.name}` is empty: give a list, e.g. `{f.name}: [first, second]`" if f.min_items
-                else f"`{f.name}` is empty: give a list or remove the field")
+            p.err(f"`{f.name}` is empty: give a list, e.g. `{f.name}: [first, second]`" if f.min_items
+                  else f"`{f.name}` is empty: give a list or remove the field")
         else:
-            err(f"`{f.name}` must be a list, got {_describe(value)}")
-        return out
+            p.err(f"`{f.name}` must be a list, got {_describe(value)}")
+        return
     if len(value) < f.min_items:
-        err(f"`{f.name}` needs at least {f.min_items} item{'s' if f.min_items > 1 else ''}")
-    seen: dict[str, int] = {}
+        p.err(f"`{f.name}` needs at least {f.min_items} item{'s' if f.min_items > 1 else ''}")
+    seen: dict[str, int] = {}  # normalised string item -> its index, to report repeats
     for i, item in enumerate(value):
-        at = items[i] if i < len(items) else line
+        at = items[i] if i < len(items) else p.line
         if f.kind == "strings":
-            if not _is_text(item):
-                err(f"`{f.name}` item {i + 1} must be text, got {_describe(item)}", at)
-                continue
-            text = item.strip()
-            if not no_control(text, f"`{f.name}` item {i + 1}", at):
-                continue
-            if f.pattern and not re.match(f.pattern, text) and text != "TODO":  # `check` names placeholders
-                suggestion = slugify(text)
-                err(f"{f.name[:-1] if f.name.endswith('s') else f.name} `{text}` must be lowercase "
-                    f"kebab-case; write `{suggestion}`", at)
-            key = slugify(text) if f.name in ("tags", "systems") else text
-            if key in seen:
-                first = str(value[seen[key]]).strip()
-                err(f"`{f.name}` lists `{text}` twice" if first == text else
-                    f"`{f.name}` lists `{first}` and `{text}`, which are the same once normalised", at)
-            seen.setdefault(key, i)
+            _check_string_item(f, value, i, item, at, seen, p)
+        else:
+            _check_record_item(f, i, item, at, p)
+
+
+def _check_string_item(f: Field, value: list, i: int, item, at: int, seen: dict[str, int], p: _FieldProblems) -> None:
+    if not _is_text(item):
+        p.err(f"`{f.name}` item {i + 1} must be text, got {_describe(item)}", at)
+        return
+    text = item.strip()
+    if not p.no_control(text, f"`{f.name}` item {i + 1}", at):
+        return
+    if f.pattern and not re.match(f.pattern, text) and text != "TODO":  # `check` names placeholders
+        suggestion = slugify(text)
+        p.err(f"{f.name[:-1] if f.name.endswith('s') else f.name} `{text}` must be lowercase "
+              f"kebab-case; write `{suggestion}`", at)
+    key = slugify(text) if f.name in ("tags", "systems") else text
+    if key in seen:
+        first = str(value[seen[key]]).strip()
+        p.err(f"`{f.name}` lists `{text}` twice" if first == text else
+              f"`{f.name}` lists `{first}` and `{text}`, which are the same once normalised", at)
+    seen.setdefault(key, i)
+
+
+def _check_record_item(f: Field, i: int, item, at: int, p: _FieldProblems) -> None:
+    if isinstance(item, str) and item.strip():
+        first, *rest = [k for k, _, _ in f.keys]
+        p.err(f"`{f.name}` item {i + 1} is a plain string: write it as `- {first}: ...` with "
+              + " and ".join(f"`{k}:`" for k in rest) + " on the lines below", at)
+        return
+    if not isinstance(item, dict):
+        keys = ", ".join(k for k, _, _ in f.keys)
+        p.err(f"`{f.name}` item {i + 1} must be a mapping with {keys}; got {_describe(item)}", at)
+        return
+    known = [k for k, _, _ in f.keys]
+    for k in item:
+        if k not in known:
+            hint = did_you_mean(k, known) or f" (expected {', '.join(known)})"
+            p.err(f"`{f.name}` item {i + 1} has unknown key `{k}`{hint}", at)
+    for k, required, _ in f.keys:
+        if k not in item:
+            if required:
+                p.err(f"`{f.name}` item {i + 1} is missing `{k}`", at)
             continue
-        # records
-        if isinstance(item, str) and item.strip():
-            first, *rest = [k for k, _, _ in f.keys]
-            err(f"`{f.name}` item {i + 1} is a plain string: write it as `- {first}: ...` with "
-                + " and ".join(f"`{k}:`" for k in rest) + " on the lines below", at)
-            continue
-        if not isinstance(item, dict):
-            keys = ", ".join(k for k, _, _ in f.keys)
-            err(f"`{f.name}` item {i + 1} must be a mapping with {keys}; got {_describe(item)}", at)
-            continue
-        known = [k for k, _, _ in f.keys]
-        for k in item:
-            if k not in known:
-                hint = did_you_mean(k, known) or f" (expected {', '.join(known)})"
-                err(f"`{f.name}` item {i + 1} has unknown key `{k}`{hint}", at)
-        for k, required, _ in f.keys:
-            if k not in item:
-                if required:
-                    err(f"`{f.name}` item {i + 1} is missing `{k}`", at)
-                continue
-            if not _is_text(item[k]):
-                err(f"`{f.name}` item {i + 1}: `{k}` must be text, got {_describe(item[k])}", at)
-            elif not no_control(item[k], f"`{f.name}` item {i + 1}: `{k}`", at):
-                pass
-            elif k in f.url_keys and not URL_RE.match(item[k].strip()):
-                err(f"`{f.name}` item {i + 1}: `{k}` must be an http(s) address with a host, "
-                    f"got `{item[k].strip()}`", at)
-    return out
+        if not _is_text(item[k]):
+            p.err(f"`{f.name}` item {i + 1}: `{k}` must be text, got {_describe(item[k])}", at)
+        elif not p.no_control(item[k], f"`{f.name}` item {i + 1}: `{k}`", at):
+            pass
+        elif k in f.url_keys and not URL_RE.match(item[k].strip()):
+            p.err(f"`{f.name}` item {i + 1}: `{k}` must be an http(s) address with a host, "
+                  f"got `{item[k].strip()}`", at)
+
+
+# How each kind of field is checked (schema.Field.kind); the rest are lists of strings or records.
+_KIND_CHECKS = {"string": _check_text, "text": _check_text, "enum": _check_enum, "date": _check_date}
+
+
+def _check_field(f: Field, value, shown: str, line: int, items: tuple[int, ...], config: Config) -> list[Problem]:
+    """Every problem with one frontmatter field's value, by the field's kind."""
+    p = _FieldProblems(shown, line, [])
+    _KIND_CHECKS.get(f.kind, _check_list)(f, value, p, items, config)
+    return p.out
 
 
 def check_collection(entries: list[Entry]) -> list[Problem]:
