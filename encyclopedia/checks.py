@@ -29,7 +29,7 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
     else:
         targets = list(checked.entries)
         count = len(targets) + len({p.source_path for p in problems} - {e.source_path for e in targets})
-    ctx = signature_context(checked.entries, matching.prepare(checked.search_index)) if targets else None
+    ctx = signature_context(checked.entries, checked.search) if targets else None
     for path in paths or sorted(project.entries_dir.rglob("*.md")):
         problems.extend(check_placeholders(path, display_path(path, project.root)))
     for e in targets:

@@ -76,6 +76,7 @@ class Checked:
     bodies: dict
     search_index: dict
     problems: tuple[Problem, ...]
+    search: matching.Prepared  # search_index made ready for matching (once, for the self-test and `check`)
 
 
 def check_project(project: Project, base_url: str | None = None, paths: list[Path] | None = None,
@@ -101,12 +102,13 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
     problems.extend(check_related(entries, known))
     problems.extend(check_field_links(entries, known))
     index = build_search_index(entries)
-    problems.extend(self_test(entries, index, workers))
+    search = matching.prepare(index)
+    problems.extend(self_test(entries, search, workers))
     if paths is not None:
         wanted = {display_path(p, project.root) for p in paths}
         problems = [p for p in problems if p.source_path in wanted]
     entries = sorted(entries, key=lambda e: e.slug)
-    return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))))
+    return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))), search)
 
 
 def _config_and_files(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
@@ -194,9 +196,8 @@ def check_field_links(entries: list[Entry], known: set[str]) -> list[Problem]:
     return problems
 
 
-def self_test(entries: list[Entry], index: dict, workers: int = 1) -> list[Problem]:
+def self_test(entries: list[Entry], prepared: matching.Prepared, workers: int = 1) -> list[Problem]:
     """Every example must diagnose as its own entry at rank 1."""
-    prepared = matching.prepare(index)
     examples = [(e, i, example) for e in entries for i, example in enumerate(e.examples)]
     found = map_in_order(lambda k: _test_example(prepared, *examples[k]), len(examples), workers)
     return [problem for problems in found for problem in problems]
