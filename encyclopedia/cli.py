@@ -294,7 +294,7 @@ def cmd_diagnose(root: Path, args) -> int:
         try:
             index = merge_details(json.loads(args.index.read_text(encoding="utf-8")),
                                   json.loads(details_path.read_text(encoding="utf-8")))
-            matching.prepare(index)
+            prepared = matching.prepare(index)  # also the check that it is an index at all
         except OSError as exc:
             print(f"error: cannot read {exc.filename}: {exc.strerror} (--index needs the site's "
                   f"search/index.json with {details_path.name} beside it)", file=sys.stderr)
@@ -306,6 +306,7 @@ def cmd_diagnose(root: Path, args) -> int:
     else:
         from .site import load_search_index
         index = load_search_index(_project(root, args.entries))
+        prepared = matching.prepare(index)
     from .logs import LogError, read_job
     if not args.files and sys.stdin.isatty():
         print("Reading a log from standard input: paste it, then press Ctrl+D (or pass a file).",
@@ -315,7 +316,7 @@ def cmd_diagnose(root: Path, args) -> int:
     except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    results = matching.diagnose(index, job.text)
+    results = matching.diagnose(prepared, job.text)
     for r in results:
         r["file"], r["file_line"] = job.locate(r["line"])
     if args.json:
