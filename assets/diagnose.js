@@ -441,6 +441,31 @@ function words(text) {
   return out;
 }
 
+const VERSION_NUMBER_RE = /(?<![A-Za-z0-9_])[0-9]+(?:[._][0-9]+)+(?![A-Za-z0-9_])/g;
+const PAIR_BONUS = 0.3; // per pair of query words side by side in a title, signature or alias
+const PAIR_BONUS_MAX_PAIRS = 3;
+
+/** The words of a query, without version numbers ("cuda 10.1"): matching.query_words. */
+export function queryWords(text) {
+  const ws = words(text.replace(VERSION_NUMBER_RE, " "));
+  return ws.length ? ws : words(text);
+}
+
+/** How many adjacent query word pairs an entry names side by side (matching._side_by_side). */
+function sideBySide(pairs, phrases) {
+  let n = 0;
+  for (const [a, b] of pairs) {
+    const found = phrases.some((p) => {
+      for (let i = 0; i + 1 < p.length; i++) {
+        if (p[i].startsWith(a) && p[i + 1].startsWith(b)) return true;
+      }
+      return false;
+    });
+    if (found) n++;
+  }
+  return n;
+}
+
 /** Whether the Levenshtein distance between a and b is at most limit. */
 export function editDistanceWithin(a, b, limit) {
   if (Math.abs(a.length - b.length) > limit) return false;
@@ -468,6 +493,7 @@ function prepareQuery(index) {
   if (cached) return cached;
   const terms = new Map();
   const phrases = [];
+  const content = [];
   index.entries.forEach((e, ei) => {
     const fields = [["title", e.title], ["slug", e.slug.replaceAll("-", " ")],
       ["category", e.category], ["summary", e.summary || ""]];
@@ -491,10 +517,11 @@ function prepareQuery(index) {
     }
     const texts = [e.title, ...e.signatures.map((s) => s[0]), ...(e.aliases || [])];
     phrases.push(texts.map((t) => words(t).join(" ")));
+    content.push(texts.map((t) => words(t).filter((w) => !QUERY_STOPWORDS.has(w))));
   });
   const n = Math.max(1, index.entries.length);
   const termList = [...terms.entries()].map(([term, postings]) => ({ term, postings, idf: Math.log(1 + n / postings.size) }));
-  const result = { termList, phrases, entries: index.entries };
+  const result = { termList, phrases, content, entries: index.entries };
   queryPrepared.set(index, result);
   return result;
 }
@@ -538,7 +565,7 @@ export function describeResults(results, index) {
  */
 export function query(index, text, limit = 20, requireAll = false) {
   const qi = prepareQuery(index);
-  const ws = words(text);
+  const ws = queryWords(text);
   if (!ws.length) return [];
   let required = ws.filter((w) => !QUERY_STOPWORDS.has(w));
   if (!required.length) required = ws;
@@ -566,12 +593,17 @@ export function query(index, text, limit = 20, requireAll = false) {
     }
   }
   const phrase = ws.join(" ");
+  const pairs = required.slice(1).map((w, i) => [required[i], w]);
   // A few words: entries matching all of them first. A sentence (an issue title): the words
-  // matched weigh in by how telling they are, scaled by the share matched (matching.query).
+  // matched weigh in by how telling they are, scaled by the share matched, and words the entry
+  // names side by side count more (matching.query).
   let ranked = [];
   for (let [ei, [hits, total]] of totals) {
     if (ws.length > 1 && qi.phrases[ei].some((p) => p.includes(phrase))) total *= 1.5;
-    if (sentence) total *= (hits / required.length) ** 2;
+    if (sentence) {
+      if (hits >= 2) total *= 1 + PAIR_BONUS * Math.min(sideBySide(pairs, qi.content[ei]), PAIR_BONUS_MAX_PAIRS);
+      total *= (hits / required.length) ** 2;
+    }
     ranked.push({ hits: sentence ? 0 : hits, all: hits === required.length,
       key: Math.floor(total * 1e6 + 0.5) / 1e6, slug: qi.entries[ei].slug, ei, total });
   }

@@ -566,8 +566,35 @@ SENTENCE_WORDS = 4  # a query with more (non-stop) words than this is read as a 
 QUERY_STOPWORDS = frozenset("a an and the of in on to for is with my when how why what error".split())
 
 
+VERSION_NUMBER_RE = re.compile(r"(?<![A-Za-z0-9_])[0-9]+(?:[._][0-9]+)+(?![A-Za-z0-9_])")
+PAIR_BONUS = 0.3  # per pair of query words found side by side in a title, signature or alias
+PAIR_BONUS_MAX_PAIRS = 3
+
+
 def _words(text: str) -> list[str]:
     return [m.group().lower() for m in re.finditer(r"[A-Za-z0-9_]+", text)]
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a query, without version numbers ("cuda 10.1", "python 3.6.0"): they say
+    which release a reader runs, not which failure they hit, and would otherwise count as words
+    an entry must share. Standalone numbers (an exit status, an error code) stay."""
+    return _words(VERSION_NUMBER_RE.sub(" ", text)) or _words(text)
+
+
+def _content_words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in _words(text) if w not in QUERY_STOPWORDS)
+
+
+def _side_by_side(pairs: list[tuple[str, str]], phrases: tuple) -> int:
+    """How many of the query's adjacent word pairs appear side by side (stop words aside, each
+    query word as a prefix of the phrase's word) in one of an entry's phrases."""
+    n = 0
+    for a, b in pairs:
+        if any(x.startswith(a) and y.startswith(b) for p in phrases
+               for x, y in zip(p, p[1:], strict=False)):
+            n += 1
+    return n
 
 
 def edit_distance_within(a: str, b: str, limit: int) -> bool:
@@ -593,12 +620,13 @@ class QueryIndex:
     terms: dict  # term -> {entry: field weight}
     idf: dict
     phrases: tuple  # per entry: normalised title/alias/signature text for phrase bonus
+    content: tuple  # per entry: the same texts as tuples of words, stop words left out
     entries: tuple
 
 
 def prepare_query(index: dict) -> QueryIndex:
     terms: dict[str, dict[int, float]] = {}
-    phrases = []
+    phrases, content = [], []
     for ei, e in enumerate(index["entries"]):
         fields = [("title", e["title"]), ("slug", e["slug"].replace("-", " ")),
                   ("category", e["category"]), ("summary", e.get("summary", ""))]
@@ -617,9 +645,10 @@ def prepare_query(index: dict) -> QueryIndex:
             terms.setdefault(word, {})[ei] = best + MORE_FIELDS_SHARE * (sum(by_field.values()) - best)
         phrase_texts = [e["title"]] + [s[0] for s in e["signatures"]] + list(e.get("aliases", []))
         phrases.append(tuple(" ".join(_words(t)) for t in phrase_texts))
+        content.append(tuple(_content_words(t) for t in phrase_texts))
     n = max(1, len(index["entries"]))
     idf = {t: math.log(1 + n / len(p)) for t, p in terms.items()}
-    return QueryIndex(terms, idf, tuple(phrases), tuple(index["entries"]))
+    return QueryIndex(terms, idf, tuple(phrases), tuple(content), tuple(index["entries"]))
 
 
 def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: bool = False) -> list[dict]:
@@ -627,7 +656,7 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: boo
     after the first letter (as search engines commonly assume, to keep fuzzy matching cheap).
     Entries matching every query word come first, or alone when `require_all`."""
     qi = index if isinstance(index, QueryIndex) else prepare_query(index)
-    words = _words(text)
+    words = query_words(text)
     if not words:
         return []
     required = [w for w in words if w not in QUERY_STOPWORDS] or words
@@ -659,14 +688,20 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: boo
             hits, total = totals.get(ei, (0, 0.0))
             totals[ei] = (hits + 1, total + s)
     phrase = " ".join(words)
+    pairs = list(zip(required, required[1:], strict=False))
     # A few words: entries matching all of them first. A sentence (an issue title): the words
     # matched weigh in by how telling they are, scaled by the share of the words matched, so an
-    # entry that shares many ordinary words does not beat one that shares the telling ones.
+    # entry that shares many ordinary words does not beat one that shares the telling ones; and
+    # words the entry names side by side ("segmentation fault", "failed to start") count more
+    # than the same words scattered over its text.
     ranked = []
     for ei, (hits, total) in totals.items():
         if len(words) > 1 and any(phrase in p for p in qi.phrases[ei]):
             total *= 1.5
         if sentence:
+            if hits >= 2:
+                together = _side_by_side(pairs, qi.content[ei])
+                total *= 1 + PAIR_BONUS * min(together, PAIR_BONUS_MAX_PAIRS)
             total *= (hits / len(required)) ** 2
         key = -math.floor(total * 1e6 + 0.5) / 1e6
         ranked.append((0 if sentence else -hits, key, qi.entries[ei]["slug"], ei, total, hits == len(required)))

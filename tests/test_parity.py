@@ -46,7 +46,12 @@ def test_python_and_javascript_agree_on_every_result():
                  "encountered 🔥" + " 🔥" * 1200 + "\n" + "after 🔥\n" * 400)
     queries = ["oom", "nccl timeout", "incorrect state", "cuda out of memry", "device-side asert",
                "flash attention", "pad token", "weights_only", "bus error", "RuntimeError: CUDA error",
-               "RuntimeError: CUDA error: an illegal memory access was encountered"]
+               "RuntimeError: CUDA error: an illegal memory access was encountered",
+               "cuda 12.1 python 3.10.12", "exits with return code = -9"]
+    threads = ROOT / "tests" / "threads" / "sample.yaml"
+    if threads.is_file():  # issue titles as people write them: sentences, versions, other scripts
+        import yaml
+        queries += [r["title"] for r in yaml.safe_load(threads.read_text(encoding="utf-8"))]
     node = shutil.which("node")
     assert node, "Node 20 is required"
     lean, details = split_index(checked.search_index)
