@@ -719,12 +719,15 @@ def query(index: dict | QueryIndex, text: str, limit: int = 20, require_all: boo
     return out
 
 
-def search(index: dict, text: str, limit: int = 20) -> list[dict]:
+def search(index: dict, text: str, limit: int = 20, prepared: Prepared | None = None,
+           query_index: QueryIndex | None = None) -> list[dict]:
     """What the search box shows for any input: the failures diagnosed in it first (so one pasted
-    error line finds its entry), then free-text query results not already listed."""
+    error line finds its entry), then free-text query results not already listed. `prepared` and
+    `query_index`, when given, are `prepare(index)` and `prepare_query(index)`, made once by a
+    caller that searches many times."""
     details = {e["slug"]: e for e in index["entries"]}
     out, seen = [], set()
-    for m in diagnose_matches(index, text):
+    for m in diagnose_matches(prepared or index, text):
         if m.slug in seen:
             continue
         seen.add(m.slug)
@@ -732,7 +735,7 @@ def search(index: dict, text: str, limit: int = 20) -> list[dict]:
                     "severity": m.severity, "summary": details[m.slug].get("summary", ""),
                     "score": m.score, "matched": m.signature})
     # Once the text names a failure, only entries matching every word of it are worth adding.
-    for r in query(index, text, limit, require_all=bool(out)):
+    for r in query(query_index or index, text, limit, require_all=bool(out)):
         if r["slug"] not in seen:
             seen.add(r["slug"])
             out.append({**r, "matched": None})

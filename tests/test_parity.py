@@ -70,6 +70,8 @@ def test_python_and_javascript_agree_on_every_result():
         assert js["words"][i] == words, text[:200]
     for k, i in enumerate(triage):  # as the page shows them
         assert js["triage"][k] == matching.diagnose(checked.search_index, texts[i]), texts[i][:200]
+    prepared, query_index = matching.prepare(checked.search_index), matching.prepare_query(checked.search_index)
     for i, q in enumerate(queries):
-        assert js["queries"][i] == matching.query(checked.search_index, q), q
-        assert js["searches"][i] == matching.search(checked.search_index, q), q
+        assert js["queries"][i] == matching.query(query_index, q), q
+        assert js["searches"][i] == matching.search(checked.search_index, q, prepared=prepared,
+                                                    query_index=query_index), q

@@ -46,26 +46,26 @@ def _search():
     """The search index built from entries/, and its prepared form (built once per run: both
     measurements read the same entries)."""
     index = load_search_index(Project.at(ROOT))
-    return index, matching.prepare(index)
+    return index, matching.prepare(index), matching.prepare_query(index)
 
 
 def load_sample() -> list[dict]:
     return yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
 
 
-def first_result(index: dict, prepared, record: dict) -> str | None:
+def first_result(index: dict, prepared, record: dict, query_index=None) -> str | None:
     if record["kind"] == "log":
         found = matching.diagnose_matches(prepared, record["excerpt"])
         if found:
             return found[0].slug
-    found = matching.search(index, record["title"], limit=1)
+    found = matching.search(index, record["title"], limit=1, prepared=prepared, query_index=query_index)
     return found[0]["slug"] if found else None
 
 
 def measure(records: list[dict] | None = None) -> list[Outcome]:
     records = load_sample() if records is None else records
-    index, prepared = _search()
-    return [Outcome(r["url"], r["kind"], r.get("entry"), first_result(index, prepared, r))
+    index, prepared, query_index = _search()
+    return [Outcome(r["url"], r["kind"], r.get("entry"), first_result(index, prepared, r, query_index))
             for r in records if r["key"] != UNIDENTIFIED]
 
 
@@ -96,7 +96,7 @@ class LogFigures:
 
 def log_figures(records: list[dict] | None = None) -> LogFigures:
     records = load_sample() if records is None else records
-    _, prepared = _search()
+    _, prepared, _ = _search()
     logs = [r for r in records if r["kind"] == "log" and r["key"] != UNIDENTIFIED]
     pos = [r for r in logs if r.get("entry")]
     neg = [r for r in logs if not r.get("entry")]
