@@ -106,7 +106,11 @@ COMMANDS = ("build", "serve", "check", "diagnose", "new", "schema")
 def main(argv: list[str] | None = None, root: Path | None = None) -> int:
     """Run one command; never lets an exception escape (a bug exits 3 with a short message)."""
     try:
-        return _main(argv, root)
+        code = _main(argv, root)
+        # Output shorter than the buffer is only written here; a reader that went away before
+        # then must show up inside this try, not in the interpreter's final flush (exit 120).
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:
         # The reader went away (`diagnose log | head`): not an error. Point stdout at devnull so
         # the interpreter's final flush does not complain either.

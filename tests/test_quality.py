@@ -32,9 +32,11 @@ def test_log_is_diagnosed_with_the_expected_root_cause(prepared, folder, name, w
         return
     assert results and results[0].slug == want["root"], [(r.slug, r.score) for r in results]
     allowed = {want["root"], *want.get("also", [])}
-    # Unexpected entries may appear only as alternatives for the same lines, or weaker than the root.
+    # Unexpected entries may appear only as alternatives for the same lines, weaker than the root,
+    # or as warnings the log prints (listed after the failures, as the triage shows them).
     for r in results[1:]:
-        assert r.slug in allowed or r.alternative_to or r.score < results[0].score, (r.slug, r.score)
+        assert r.slug in allowed or r.alternative_to or r.role == "warning" or r.score < results[0].score, \
+            (r.slug, r.score)
 
 
 @pytest.mark.parametrize("folder", SETS, ids=lambda f: f.name)
