@@ -60,6 +60,8 @@ const EXIT_STATUS_WORDS = [["exitcode"], ["returncode"], ["exit", "code"], ["ret
 const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
 const FRAME_RE = /^\s*File "[^"\n]*", line [0-9]+/;
 const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
+// The name of a C/C++/CUDA source file ending a path is kept as a word (matching.SOURCE_FILE_RE).
+const SOURCE_FILE_RE = /^[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)$/;
 
 // A line logged at warning level (matching.py: WARNING_PREFIX_RE, PY_WARNING_RE).
 const WARNING_PREFIX_RE = /^\s*(?:\[?W[0-9]{4} |\[?WARN(?:ING)?\b)/;
@@ -111,6 +113,11 @@ export function tokenizeLine(line, signature = false) {
       afterNumber = false;
       if (/[0-9]/.test(word) && !KEEP_DIGIT_WORDS.has(word) && VERSIONISH_RE.test(word)) continue;
       tokens.push(word);
+    } else if (m[4] !== undefined) {
+      afterNumber = false;
+      const parts = m[4].split(/[/\\]/);
+      const name = parts[parts.length - 1];
+      if (SOURCE_FILE_RE.test(name)) tokens.push(name.toLowerCase());
     } else {
       afterNumber = m[5] !== undefined || m[6] !== undefined;
       if (m[6] !== undefined) {

@@ -74,6 +74,10 @@ EXIT_STATUS_WORDS = (("exitcode",), ("returncode",), ("exit", "code"), ("return"
 FRAME_RE = re.compile(r'\s*File "[^"\n]*", line [0-9]+')
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
+# A path is a variable part, except the name of a C/C++/CUDA source file at its end: in
+# `[../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer` the file says
+# which library printed a message that other libraries word the same way.
+SOURCE_FILE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)")
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,11 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
                     and VERSIONISH_RE.fullmatch(word):
                 continue
             tokens.append(word)
+        elif kind == "path":
+            after_number = False
+            name = re.split(r"[/\\]", m.group())[-1]
+            if SOURCE_FILE_RE.fullmatch(name):
+                tokens.append(name.lower())
         else:
             after_number = kind in ("num", "hex")
             if kind == "num":
