@@ -141,7 +141,7 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
             tokens.append(word)
         elif kind == "path":
             after_number = False
-            name = re.split(r"[/\\]", m.group())[-1]
+            name = m.group().replace("\\", "/").rpartition("/")[2]
             if SOURCE_FILE_RE.fullmatch(name):
                 tokens.append(name.lower())
         else:

@@ -64,14 +64,14 @@ def test_python_and_javascript_agree_on_every_result():
     assert js["merged"] == checked.search_index  # the two published files give the whole index back
     for i, text in enumerate(texts):
         assert js["tokens"][i] == matching.tokenize(text), text[:200]
-        results = matching.diagnose(checked.search_index, text)
+        results = matching.diagnose(checked.search, text)
         assert js["diagnose"][i] == results, text[:200]
         words = [matching.verdict(results)] + [matching.result_label(r, j == 0) for j, r in enumerate(results)]
         assert js["words"][i] == words, text[:200]
     for k, i in enumerate(triage):  # as the page shows them
-        assert js["triage"][k] == matching.diagnose(checked.search_index, texts[i]), texts[i][:200]
-    prepared, query_index = matching.prepare(checked.search_index), matching.prepare_query(checked.search_index)
+        assert js["triage"][k] == matching.diagnose(checked.search, texts[i]), texts[i][:200]
+    query_index = matching.prepare_query(checked.search_index)
     for i, q in enumerate(queries):
         assert js["queries"][i] == matching.query(query_index, q), q
-        assert js["searches"][i] == matching.search(checked.search_index, q, prepared=prepared,
+        assert js["searches"][i] == matching.search(checked.search_index, q, prepared=checked.search,
                                                     query_index=query_index), q

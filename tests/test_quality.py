@@ -20,7 +20,7 @@ CASES = [(folder, name, want) for folder in SETS
 
 @pytest.fixture(scope="module")
 def prepared():
-    return matching.prepare(check_project(Project.at(ROOT)).search_index)
+    return check_project(Project.at(ROOT)).search
 
 
 @pytest.mark.parametrize("folder, name, want", CASES, ids=[f"{c[0].name}/{c[1].removesuffix('.log')}" for c in CASES])
