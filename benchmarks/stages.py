@@ -18,12 +18,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from encyclopedia import site  # noqa: E402
+from encyclopedia import site, theme  # noqa: E402
+from encyclopedia.feeds import feed_files  # noqa: E402
 from encyclopedia.linking import link_entries  # noqa: E402
 from encyclopedia.loading import load_entries  # noqa: E402
 from encyclopedia.markup import render_body  # noqa: E402
 from encyclopedia.pages import PageRenderer, SiteData  # noqa: E402
-from encyclopedia.search_index import build_search_index  # noqa: E402
+from encyclopedia.search_index import build_search_index, index_files  # noqa: E402
 from encyclopedia.taxonomy import build_taxonomies  # noqa: E402
 
 
@@ -47,8 +48,14 @@ def main() -> int:
     entries = sorted(entries, key=lambda e: e.slug)
     links = stage("related errors", link_entries, entries, bodies)
     taxonomies = stage("taxonomies", build_taxonomies, entries, config)
-    data = SiteData(config, tuple(entries), bodies, links, taxonomies, index)
-    files_out = stage("pages", lambda: PageRenderer(project.templates_dir, project.assets_dir, data).render_all())
+    data = SiteData(config, tuple(entries), bodies, links, taxonomies)
+
+    def render():
+        env = theme.environment(project.templates_dir)
+        pages = PageRenderer(env, data)
+        out = {**pages.entry_pages(), **pages.listing_pages(), **index_files(index)}
+        return {**out, **feed_files(env, config, data.entries, list(out)), **theme.asset_files(project.assets_dir)}
+    files_out = stage("pages", render)
     total = sum(spent.values())
     print(f"{len(entries):,} entries, {len(files_out):,} output files; CPU seconds per stage, one core:")
     for name, seconds in spent.items():

@@ -1,13 +1,14 @@
-"""Page rendering: every output file of the site, rendered into memory as {output path: bytes}."""
+"""The HTML pages: entry pages, listings, the search page and the 404 page, rendered into memory
+as {output path: bytes}. Feeds, the search index, the schema and assets are made elsewhere
+(feeds.py, search_index.py, schema.py, theme.py)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 from markupsafe import Markup
 
 from . import markup, urls
@@ -15,11 +16,8 @@ from .config import Config
 from .linking import Links
 from .loading import Entry
 from .markup import RenderedBody
-from .schema import entry_json_schema
-from .search_index import DETAILS_URL, INDEX_URL, dump_index, split_index
+from .search_index import DETAILS_URL, INDEX_URL
 from .taxonomy import Taxonomies, Term, category_name
-
-CONTENT_LICENSE = ("CC BY-SA 4.0", "https://creativecommons.org/licenses/by-sa/4.0/")
 
 RECENT_LIMIT = 10
 ROLE_LABELS = {"consequence": "Usually a consequence", "warning": "Warning, not a failure"}
@@ -34,24 +32,12 @@ class SiteData:
     bodies: dict  # slug -> RenderedBody
     links: dict  # slug -> Links
     taxonomies: Taxonomies
-    search_index: dict
 
 
 class PageRenderer:
-    def __init__(self, templates_dir: Path, assets_dir: Path, data: SiteData):
-        self.assets_dir = assets_dir
+    def __init__(self, env: Environment, data: SiteData):
         self.data = data
-        self.env = Environment(
-            loader=FileSystemLoader(str(templates_dir)),
-            # HTML and XML (feed, sitemap) escaped; robots.txt is plain text.
-            autoescape=select_autoescape(["html", "xml"], disabled_extensions=["txt"],
-                                         default_for_string=True, default=True),
-            undefined=StrictUndefined,
-            keep_trailing_newline=True,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            auto_reload=False,  # one build, one Environment: no need to stat a template on every page
-        )
+        self.env = env
         self.env.filters["jsonld"] = _jsonld
         self.by_slug = {e.slug: e for e in data.entries}
 
@@ -75,53 +61,37 @@ class PageRenderer:
         return html.encode("utf-8")
 
     # -- pages ---------------------------------------------------------------------------------
-    def render_all(self, progress=lambda message: None, map_in_order=None) -> dict[str, bytes]:
-        """Every output file. `map_in_order(function, n)`, if given, returns [function(i) for i
-        in range(n)], computed however it likes (the build spreads entry pages over processes)."""
+    def entry_pages(self, map_in_order=None) -> dict[str, bytes]:
+        """One page per entry. `map_in_order(function, n)`, if given, returns [function(i) for i
+        in range(n)], computed however it likes (the build spreads the pages over processes)."""
+        entries = self.data.entries
+        mapper = map_in_order or (lambda function, n: [function(i) for i in range(n)])
+        pages = mapper(lambda i: self.render_entry(entries[i]), len(entries))
+        return {urls.output_path(urls.entry_url(e.slug)): page for e, page in zip(entries, pages, strict=True)}
+
+    def listing_pages(self) -> dict[str, bytes]:
+        """The home page, the A-Z list, the tag, category and system indexes and their pages, the
+        search page and the 404 page."""
         d = self.data
         files: dict[str, bytes] = {}
-
-        def put(path: str, content: bytes):
-            if path in files:
-                raise ValueError(f"two outputs claim {path}")
-            files[path] = content
-
-        progress(f"rendering {len(d.entries)} entry pages")
-        mapper = map_in_order or (lambda function, n: [function(i) for i in range(n)])
-        pages = mapper(lambda i: self.render_entry(d.entries[i]), len(d.entries))
-        for e, page in zip(d.entries, pages, strict=True):
-            put(urls.output_path(urls.entry_url(e.slug)), page)
-        progress("rendering indexes, feeds and the search index")
         recent = sorted(d.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]
-        put("index.html", self._render("home.html", "", recent=recent,
-                                       categories=d.taxonomies.categories,
-                                       count=len(d.entries)))
+        files["index.html"] = self._render("home.html", "", recent=recent,
+                                           categories=d.taxonomies.categories, count=len(d.entries))
         all_url = "entries/"
-        put(urls.output_path(all_url), self._render(
+        files[urls.output_path(all_url)] = self._render(
             "listing.html", all_url, heading="All entries", description=f"{len(d.entries)} failures, A to Z.",
-            items=sorted(d.entries, key=lambda e: (e.title.lower(), e.slug)), breadcrumbs=[]))
+            items=sorted(d.entries, key=lambda e: (e.title.lower(), e.slug)), breadcrumbs=[])
         for kind, terms, heading, index_url in (
             ("tag", d.taxonomies.tags, "Tags", "tags/"),
             ("category", d.taxonomies.categories, "Categories", "categories/"),
             ("system", d.taxonomies.systems, "Systems", "systems/"),
         ):
-            put(urls.output_path(index_url), self._render("terms.html", index_url, heading=heading,
-                                                          kind=kind, terms=terms))
+            files[urls.output_path(index_url)] = self._render("terms.html", index_url, heading=heading,
+                                                              kind=kind, terms=terms)
             for term in terms:
-                put(urls.output_path(term.url), self.render_term(term, heading, index_url))
-        put("search/index.html", self._render("search.html", "search/"))
-        put("404.html", self._render("404.html", "404.html"))
-        lean, details = split_index(d.search_index)
-        put(INDEX_URL, dump_index(lean))
-        put(DETAILS_URL, dump_index(details))
-        schema = entry_json_schema(d.config.category_keys)
-        put("schema/entry.schema.json", (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode())
-        put("sitemap.xml", self.render_sitemap(files))
-        put("robots.txt", self._render_text("robots.txt"))
-        put("feed.xml", self.render_feed())
-        put("assets/pygments.css", markup.pygments_css().encode())
-        for asset in sorted(p for p in self.assets_dir.rglob("*") if p.is_file()):
-            put("assets/" + asset.relative_to(self.assets_dir).as_posix(), asset.read_bytes())
+                files[urls.output_path(term.url)] = self.render_term(term, heading, index_url)
+        files["search/index.html"] = self._render("search.html", "search/")
+        files["404.html"] = self._render("404.html", "404.html")
         return files
 
     def render_entry(self, e: Entry) -> bytes:
@@ -185,24 +155,6 @@ class PageRenderer:
                                for q in body.faq],
             })
         return graph
-
-    def render_sitemap(self, files: dict[str, bytes]) -> bytes:
-        dates = {urls.output_path(urls.entry_url(e.slug)): e.updated.isoformat() for e in self.data.entries}
-        pages = [(path[: -len("index.html")], dates.get(path))
-                 for path in sorted(p for p in files if p.endswith("index.html"))]
-        return self._render_text("sitemap.xml", pages=pages)
-
-    def render_feed(self) -> bytes:
-        entries = sorted(self.data.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:50]
-        updated = entries[0].updated.isoformat() if entries else "1970-01-01"
-        return self._render_text("feed.xml", entries=entries, updated=updated, license=CONTENT_LICENSE,
-                                 entry_url=urls.entry_url, plain_text=markup.plain_text)
-
-    def _render_text(self, template: str, **context) -> bytes:
-        """A feed, sitemap or robots.txt: absolute addresses only (these are read from anywhere)."""
-        cfg = self.data.config
-        return self.env.get_template(template).render(
-            site=cfg, absolute=lambda url: urls.absolute(cfg.base_url, url), **context).encode("utf-8")
 
 
 def _severity_label(severity: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .config import load_config
 from .loading import SLUG_RE, display_path
-from .schema import RECOMMENDED_SECTIONS, entry_json_schema, fields_markdown
+from .schema import RECOMMENDED_SECTIONS, fields_markdown, schema_json
 from .urls import slugify
 
 SCHEMA_PATH = "schema/entry.schema.json"
@@ -123,7 +123,7 @@ def new_entry(project, title: str, slug: str | None = None, today: dt.date | Non
 
 def schema_text(project) -> str:
     config = load_config(project.config_path)
-    return json.dumps(entry_json_schema(config.category_keys), indent=2, sort_keys=True) + "\n"
+    return schema_json(config.category_keys)
 
 
 def docs_text(current: str) -> str:

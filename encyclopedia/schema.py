@@ -6,6 +6,7 @@ The loader validates against FIELDS, `entry_json_schema()` publishes them as a J
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 SEVERITIES = ("low", "medium", "high", "critical")
@@ -115,6 +116,14 @@ FIELDS: tuple[Field, ...] = (
 )
 
 FIELDS_BY_NAME = {f.name: f for f in FIELDS}
+
+
+SCHEMA_URL = "schema/entry.schema.json"  # where the site publishes it
+
+
+def schema_json(categories: list[str]) -> str:
+    """The JSON Schema as the site publishes it and `build.py schema` writes it."""
+    return json.dumps(entry_json_schema(categories), indent=2, sort_keys=True) + "\n"
 
 
 def entry_json_schema(categories: list[str]) -> dict:

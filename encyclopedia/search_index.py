@@ -98,3 +98,9 @@ def merge_details(lean: dict, details: dict) -> dict:
 def dump_index(index: dict) -> bytes:
     """Compact, deterministic JSON bytes."""
     return json.dumps(index, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def index_files(index: dict) -> dict[str, bytes]:
+    """The two published files: what matching needs (INDEX_URL) and what results show (DETAILS_URL)."""
+    lean, details = split_index(index)
+    return {INDEX_URL: dump_index(lean), DETAILS_URL: dump_index(details)}

@@ -12,15 +12,17 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from . import matching
+from . import matching, theme
 from .cache import EntryCache, Prepared, site_fingerprint
 from .config import Config, load_config
+from .feeds import feed_files
 from .linking import check_related, link_entries
 from .loading import Entry, check_collection, display_path, find_entry_files, load_entries, load_entry
 from .markup import inline_entry_links, render_body, unknown_links
 from .pages import PageRenderer, SiteData
 from .problems import BuildError, Problem
-from .search_index import build_search_index
+from .schema import SCHEMA_URL, schema_json
+from .search_index import build_search_index, index_files
 from .taxonomy import build_taxonomies
 
 
@@ -90,25 +92,37 @@ def check_project(project: Project, base_url: str | None = None, paths: list[Pat
     workers = workers if workers is not None else _usable_cpus()
     config, files = _config_and_files(project, base_url, paths)
     prepared = prepare_entries(files, config, project.root, cache, workers)
-    entries = [p.entry for p in prepared if p.entry is not None]
-    problems = [problem for p in prepared for problem in p.problems]
-    problems.extend(check_collection(entries))
-    known = {f.stem for f in files}
-    bodies = {}
-    for p in prepared:
-        if p.entry is not None:
-            bodies[p.entry.slug] = p.body
-            problems.extend(unknown_links(p.body, p.entry.source_path, known))
-    problems.extend(check_related(entries, known))
-    problems.extend(check_field_links(entries, known))
+    entries, bodies = loaded(prepared)
     index = build_search_index(entries)
     search = matching.prepare(index)
-    problems.extend(self_test(entries, search, workers))
+    problems = find_problems(prepared, {f.stem for f in files}, search, workers)
     if paths is not None:
         wanted = {display_path(p, project.root) for p in paths}
         problems = [p for p in problems if p.source_path in wanted]
-    entries = sorted(entries, key=lambda e: e.slug)
-    return Checked(config, tuple(entries), bodies, index, tuple(sorted(set(problems))), search)
+    return Checked(config, entries, bodies, index, tuple(problems), search)
+
+
+def loaded(prepared: list[Prepared]) -> tuple[tuple[Entry, ...], dict]:
+    """The entries that loaded, in slug order, and their rendered bodies by slug."""
+    entries = tuple(sorted((p.entry for p in prepared if p.entry is not None), key=lambda e: e.slug))
+    return entries, {p.entry.slug: p.body for p in prepared if p.entry is not None}
+
+
+def find_problems(prepared: list[Prepared], known: set[str], search: matching.Prepared,
+                  workers: int) -> list[Problem]:
+    """Every problem, sorted: each file's own (YAML, fields, Markdown), the collection's (duplicate
+    slugs, titles and signatures), links to entries that do not exist (in bodies, `related` and
+    frontmatter text), and examples that do not diagnose as their own entry."""
+    entries = [p.entry for p in prepared if p.entry is not None]  # in file order
+    problems = [problem for p in prepared for problem in p.problems]
+    problems += check_collection(entries)
+    for p in prepared:
+        if p.entry is not None:
+            problems += unknown_links(p.body, p.entry.source_path, known)
+    problems += check_related(entries, known)
+    problems += check_field_links(entries, known)
+    problems += self_test(entries, search, workers)
+    return sorted(set(problems))
 
 
 def _config_and_files(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
@@ -258,16 +272,46 @@ def build_site(project: Project, base_url: str | None = None,
     `progress`, if given, is told what the build is doing (the CLI shows it on a terminal)."""
     report = progress or (lambda message: None)
     workers = workers if workers is not None else _usable_cpus()
-    report("loading and checking entries")
-    checked = check_project(project, base_url, cache=cache, workers=workers)
-    if checked.problems:
-        raise BuildError(list(checked.problems))
-    entries = list(checked.entries)
-    report("linking related errors")
-    links = link_entries(entries, checked.bodies)
-    taxonomies = build_taxonomies(entries, checked.config)
-    data = SiteData(checked.config, checked.entries, checked.bodies, links, taxonomies, checked.search_index)
-    files = PageRenderer(project.templates_dir, project.assets_dir, data).render_all(
-        report, map_in_order=lambda function, n: map_in_order(function, n, workers))
-    return Site(files, checked.entries)
 
+    def in_parallel(function, n):
+        return map_in_order(function, n, workers)
+
+    report("loading and checking entries")
+    config, files = _config_and_files(project, base_url)
+    prepared = prepare_entries(files, config, project.root, cache, workers)  # read, validate, render Markdown
+    entries, bodies = loaded(prepared)
+    index = build_search_index(entries)
+    problems = find_problems(prepared, {f.stem for f in files}, matching.prepare(index), workers)
+    if problems:
+        raise BuildError(problems)
+    report("linking related errors")
+    links = link_entries(list(entries), bodies)
+    taxonomies = build_taxonomies(list(entries), config)
+    env = theme.environment(project.templates_dir)
+    pages = PageRenderer(env, SiteData(config, entries, bodies, links, taxonomies))
+    report(f"rendering {len(entries)} entry pages")
+    out = Outputs()
+    out.add(pages.entry_pages(in_parallel))
+    report("rendering indexes, feeds and the search index")
+    out.add(pages.listing_pages())
+    out.add(index_files(index))
+    out.add({SCHEMA_URL: schema_json(config.category_keys).encode()})
+    out.add(feed_files(env, config, entries, out.paths()))
+    out.add(theme.asset_files(project.assets_dir))
+    return Site(out.files, entries)
+
+
+class Outputs:
+    """The site's files as they are rendered; two stages may not claim the same path."""
+
+    def __init__(self):
+        self.files: dict[str, bytes] = {}
+
+    def add(self, files: dict[str, bytes]) -> None:
+        for path, content in files.items():
+            if path in self.files:
+                raise ValueError(f"two outputs claim {path}")
+            self.files[path] = content
+
+    def paths(self) -> list[str]:
+        return list(self.files)
