@@ -111,100 +111,31 @@ def load_entries(paths: list[Path], config: Config, root: Path | None = None
     return entries, problems
 
 
+class _Unreadable(Exception):
+    """A file that cannot be read any further; the problem says why."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
 def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, list[Problem]]:
-    """Parse and validate one entry file."""
+    """Parse and validate one entry file: read it, split frontmatter from body, compose the
+    YAML, check every field, then make the Entry. Every problem in the file is reported, except
+    after one that stops reading (an unreadable file, no frontmatter, broken YAML)."""
     problems: list[Problem] = []
     slug = path.stem
     if not SLUG_RE.match(slug):
         problems.append(Problem(shown, 1, f"file name `{path.name}` is not a valid slug: use "
                                           f"lowercase letters, digits and hyphens, e.g. `{slugify(slug)}.md`"))
-    if path.is_symlink():
-        return None, problems + [Problem(shown, 1, "is a symbolic link: an entry must be a file in the "
-                                                   "entries folder itself (a link can point anywhere, and "
-                                                   "its target would be published)")]
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return None, problems + [Problem(shown, 1, "not a regular file (a pipe, device or folder): "
-                                                       "entries are Markdown files")]
-        if info.st_size > MAX_ENTRY_BYTES:
-            return None, problems + [Problem(shown, 1, f"file is {info.st_size:,} bytes; an entry is text "
-                                                       f"of at most {MAX_ENTRY_BYTES:,} bytes")]
-        raw = path.read_bytes()
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        return None, problems + [Problem(shown, line, "file is not valid UTF-8")]
-    except OSError as exc:
-        return None, problems + [Problem(shown, 1, f"cannot read file: {exc.strerror}")]
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # CRLF and old Mac CR
-
-    handler = frontmatter.YAMLHandler()
-    if not text.startswith("---"):
-        return None, problems + [Problem(shown, 1, "missing frontmatter: the file must start with a `---` "
-                                                   "line, then the YAML fields, then another `---` line")]
-    try:
-        fm_text, body = handler.split(text)
-    except ValueError:
-        return None, problems + [Problem(shown, 1, "frontmatter is not closed: did you forget the `---` "
-                                                   "line after the last field?")]
-    # python-frontmatter's split drops the delimiters: the YAML text starts right after the
-    # opening `---` (so YAML line 0 is file line 1) and the body right after the closing one.
-    fm_start_line = 1
-    body_line = text.count("\n", 0, len(text) - len(body)) + 1
-    while body.startswith("\n"):
-        body = body[1:]
-        body_line += 1
-
-    try:
-        node, data = _compose(fm_text)
-    except RecursionError:
-        return None, problems + [Problem(shown, 1, "YAML is nested too deeply to read: frontmatter "
-                                                   "fields are flat values and short lists")]
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = fm_start_line + (mark.line if mark else 0)
-        what = exc.problem or "invalid YAML"
-        ctx = f" ({exc.context})" if exc.context else ""
-        if exc.context and exc.context_mark and mark and exc.context_mark.line != mark.line:
-            ctx = f" ({exc.context} that starts at line {fm_start_line + exc.context_mark.line})"
-        return None, problems + [Problem(shown, line, f"YAML syntax error: {what}{ctx}")]
-
-    if node is None or not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
-        got = _describe(data) if node is not None else "nothing"
-        return None, problems + [Problem(shown, 2, f"frontmatter must be a mapping of fields "
-                                                               f"(`title: ...` lines), got {got}")]
-
-    field_lines: dict[str, int] = {}
-    item_lines: dict[str, tuple[int, ...]] = {}
-    values: dict[str, object] = {}
-    suggested_for_unknown: list[str] = []
-    for key_node, value_node in node.value:
-        key = key_node.value
-        line = fm_start_line + key_node.start_mark.line
-        if key in field_lines:
-            problems.append(Problem(shown, line, f"field `{key}` appears twice (first at line {field_lines[key]})"))
-            continue
-        field_lines[key] = line
-        if key not in FIELDS_BY_NAME:
-            hint = did_you_mean(key, FIELDS_BY_NAME)
-            suggested_for_unknown.extend(difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1))
-            hint = hint or "; known fields: " + ", ".join(f.name for f in FIELDS)
-            problems.append(Problem(shown, line, f"unknown field `{key}`{hint}"))
-            continue
-        values[key] = data[key]
-        if isinstance(value_node, yaml.SequenceNode):
-            item_lines[key] = tuple(fm_start_line + n.start_mark.line for n in value_node.value)
-
-    suggested = set(suggested_for_unknown)
-    for f in FIELDS:
-        if f.name not in field_lines:
-            if f.required and f.name not in suggested:
-                problems.append(Problem(shown, 1, f"missing required field `{f.name}`"))
-            continue
-        if f.name in values:
-            problems.extend(_check_field(f, values[f.name], shown, field_lines[f.name],
-                                         item_lines.get(f.name, ()), config))
+        text = _read_text(path, shown)
+        fm_text, body, body_line = _split(text, shown)
+        mapping = _mapping(fm_text, shown)
+    except _Unreadable as stop:
+        return None, problems + [stop.problem]
+    values, field_lines, item_lines = _field_values(mapping, shown, problems)
+    problems += _check_fields(values, field_lines, item_lines, shown, config)
     bad = CONTROL_RE.search(body)
     if bad:
         problems.append(Problem(shown, body_line + body.count("\n", 0, bad.start()),
@@ -212,7 +143,121 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
                                 "which no page may carry: remove it"))
     if problems:
         return None, problems
+    return _entry(slug, shown, values, body, body_line, field_lines, item_lines), []
 
+
+def _read_text(path: Path, shown: str) -> str:
+    """The file's text, with a byte-order mark dropped and line ends made `\\n`."""
+    if path.is_symlink():
+        raise _Unreadable(Problem(shown, 1, "is a symbolic link: an entry must be a file in the "
+                                            "entries folder itself (a link can point anywhere, and "
+                                            "its target would be published)"))
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise _Unreadable(Problem(shown, 1, "not a regular file (a pipe, device or folder): "
+                                                "entries are Markdown files"))
+        if info.st_size > MAX_ENTRY_BYTES:
+            raise _Unreadable(Problem(shown, 1, f"file is {info.st_size:,} bytes; an entry is text "
+                                                f"of at most {MAX_ENTRY_BYTES:,} bytes"))
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _Unreadable(Problem(shown, line, "file is not valid UTF-8")) from None
+    except OSError as exc:
+        raise _Unreadable(Problem(shown, 1, f"cannot read file: {exc.strerror}")) from None
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # CRLF and old Mac CR
+
+
+def _split(text: str, shown: str) -> tuple[str, str, int]:
+    """The frontmatter's YAML text, the body, and the file line the body starts on."""
+    if not text.startswith("---"):
+        raise _Unreadable(Problem(shown, 1, "missing frontmatter: the file must start with a `---` "
+                                            "line, then the YAML fields, then another `---` line"))
+    try:
+        fm_text, body = frontmatter.YAMLHandler().split(text)
+    except ValueError:
+        raise _Unreadable(Problem(shown, 1, "frontmatter is not closed: did you forget the `---` "
+                                            "line after the last field?")) from None
+    # python-frontmatter's split drops the delimiters: the YAML text starts right after the
+    # opening `---` (so YAML line 0 is file line 1) and the body right after the closing one.
+    body_line = text.count("\n", 0, len(text) - len(body)) + 1
+    while body.startswith("\n"):
+        body = body[1:]
+        body_line += 1
+    return fm_text, body, body_line
+
+
+FM_START_LINE = 1  # the file line of the frontmatter's first YAML line
+
+
+def _mapping(fm_text: str, shown: str):
+    """The frontmatter's mapping node and its value, as (node, data)."""
+    try:
+        node, data = _compose(fm_text)
+    except RecursionError:
+        raise _Unreadable(Problem(shown, 1, "YAML is nested too deeply to read: frontmatter "
+                                            "fields are flat values and short lists")) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = FM_START_LINE + (mark.line if mark else 0)
+        what = exc.problem or "invalid YAML"
+        ctx = f" ({exc.context})" if exc.context else ""
+        if exc.context and exc.context_mark and mark and exc.context_mark.line != mark.line:
+            ctx = f" ({exc.context} that starts at line {FM_START_LINE + exc.context_mark.line})"
+        raise _Unreadable(Problem(shown, line, f"YAML syntax error: {what}{ctx}")) from None
+    if node is None or not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
+        got = _describe(data) if node is not None else "nothing"
+        raise _Unreadable(Problem(shown, 2, f"frontmatter must be a mapping of fields "
+                                            f"(`title: ...` lines), got {got}"))
+    return node, data
+
+
+def _field_values(mapping, shown: str, problems: list[Problem]):
+    """Each known field's value, the line of every field and of every list item; duplicate and
+    unknown fields are added to `problems`."""
+    node, data = mapping
+    field_lines: dict[str, int] = {}
+    item_lines: dict[str, tuple[int, ...]] = {}
+    values: dict[str, object] = {}
+    for key_node, value_node in node.value:
+        key = key_node.value
+        line = FM_START_LINE + key_node.start_mark.line
+        if key in field_lines:
+            problems.append(Problem(shown, line, f"field `{key}` appears twice (first at line {field_lines[key]})"))
+            continue
+        field_lines[key] = line
+        if key not in FIELDS_BY_NAME:
+            hint = did_you_mean(key, FIELDS_BY_NAME) or "; known fields: " + ", ".join(f.name for f in FIELDS)
+            problems.append(Problem(shown, line, f"unknown field `{key}`{hint}"))
+            continue
+        values[key] = data[key]
+        if isinstance(value_node, yaml.SequenceNode):
+            item_lines[key] = tuple(FM_START_LINE + n.start_mark.line for n in value_node.value)
+    return values, field_lines, item_lines
+
+
+def _check_fields(values: dict, field_lines: dict, item_lines: dict, shown: str,
+                  config: Config) -> list[Problem]:
+    """Every field's own rules, and the required fields that are missing (unless an unknown
+    field is a likely misspelling of one: that is reported as unknown, with the suggestion)."""
+    misspelt = {match for key in field_lines if key not in FIELDS_BY_NAME
+                for match in difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1)}
+    found: list[Problem] = []
+    for f in FIELDS:
+        if f.name not in field_lines:
+            if f.required and f.name not in misspelt:
+                found.append(Problem(shown, 1, f"missing required field `{f.name}`"))
+        elif f.name in values:
+            found.extend(_check_field(f, values[f.name], shown, field_lines[f.name],
+                                      item_lines.get(f.name, ()), config))
+    return found
+
+
+def _entry(slug: str, shown: str, values: dict, body: str, body_line: int, field_lines: dict,
+           item_lines: dict) -> Entry:
+    """The Entry from fields that passed every check."""
     def strs(name):
         return tuple(str(v).strip() for v in values.get(name) or ())
 
@@ -222,7 +267,7 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
     updated = values["updated"]
     if isinstance(updated, str):
         updated = dt.date.fromisoformat(updated)
-    entry = Entry(
+    return Entry(
         slug=slug,
         source_path=shown,
         title=values["title"].strip(),
@@ -248,7 +293,6 @@ def load_entry(path: Path, config: Config, shown: str) -> tuple[Entry | None, li
         field_lines=tuple(sorted(field_lines.items())),
         item_lines=tuple(sorted(item_lines.items())),
     )
-    return entry, []
 
 
 def _compose(fm_text: str):

@@ -8,6 +8,7 @@ import mimetypes
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -134,6 +135,36 @@ class DevHTTPServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+@dataclass(frozen=True)
+class Answer:
+    status: HTTPStatus
+    body: bytes = b""
+    ctype: str = ""
+    location: str = ""  # a redirect's target
+
+
+NO_SITE = b"Not found (the first build failed: see the terminal)."
+
+
+def page_response(files: dict[str, bytes], generation: int, path: str) -> Answer:
+    """What the server answers for a site path (unquoted, without its leading slash): the file,
+    a redirect from a folder's name to the folder, or the 404 page; HTML pages get the script
+    that reloads them when the site is rebuilt."""
+    if path == "" or path.endswith("/"):
+        path += "index.html"
+    if path not in files and path + "/index.html" in files:
+        return Answer(HTTPStatus.MOVED_PERMANENTLY, location="/" + path + "/")
+    status = HTTPStatus.OK
+    if path not in files:
+        status, path = HTTPStatus.NOT_FOUND, "404.html"
+    body = files.get(path, NO_SITE)
+    ctype = "text/javascript" if path.endswith(".js") else mimetypes.guess_type(path)[0] or "application/octet-stream"
+    if ctype == "text/html" and path in files:
+        tag = f'<script type="module" src="/__dev/reload.js?g={generation}"></script>\n</body>'
+        body = body.replace(b"</body>", tag.encode(), 1)
+    return Answer(status, body, ctype)
+
+
 def make_handler(dev: DevSite, port: int):
     # A page on another site can point a DNS name at 127.0.0.1 (DNS rebinding); its requests
     # then carry that name in Host. Answer only to the loopback names.
@@ -168,25 +199,14 @@ def make_handler(dev: DevSite, port: int):
                 return self._events()
             with dev.changed:
                 files, generation = dev.files, dev.good_generation
-            if path == "" or path.endswith("/"):
-                path += "index.html"
-            if path not in files and path + "/index.html" in files:
-                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
-                self.send_header("Location", "/" + path + "/")
+            answer = page_response(files, generation, path)
+            if answer.location:
+                self.send_response(answer.status)
+                self.send_header("Location", answer.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            status = HTTPStatus.OK
-            if path not in files:
-                status, path = HTTPStatus.NOT_FOUND, "404.html"
-            body = files.get(path, b"Not found (the first build failed: see the terminal).")
-            ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
-            if path.endswith(".js"):
-                ctype = "text/javascript"
-            if ctype == "text/html" and path in files:
-                tag = f'<script type="module" src="/__dev/reload.js?g={generation}"></script>\n</body>'
-                body = body.replace(b"</body>", tag.encode(), 1)
-            self._send(status, body, ctype)
+            self._send(answer.status, answer.body, answer.ctype)
 
         def _send(self, status, body: bytes, ctype: str):
             self.send_response(status)

@@ -138,3 +138,22 @@ def test_a_busy_port_is_reported_before_building(tmp_path, capfd):
         assert server.serve(content, None, s.getsockname()[1]) == 2
     err = capfd.readouterr().err
     assert "cannot listen on 127.0.0.1" in err and "Built" not in err
+
+
+def test_page_response_redirects_folders_and_falls_back_to_the_404_page():
+    from http import HTTPStatus
+
+    from encyclopedia.server import NO_SITE, page_response
+    files = {"index.html": b"<body>home</body>", "tags/index.html": b"<body>t</body>",
+             "404.html": b"<body>missing</body>", "assets/x.js": b"1;"}
+    home = page_response(files, 7, "")
+    assert (home.status, home.ctype) == (HTTPStatus.OK, "text/html")
+    assert home.body == b'<body>home<script type="module" src="/__dev/reload.js?g=7"></script>\n</body>'
+    assert page_response(files, 7, "tags").location == "/tags/"
+    assert page_response(files, 7, "tags").status == HTTPStatus.MOVED_PERMANENTLY
+    script = page_response(files, 7, "assets/x.js")
+    assert (script.ctype, script.body) == ("text/javascript", b"1;")
+    missing = page_response(files, 7, "nope/")
+    assert missing.status == HTTPStatus.NOT_FOUND and missing.body.startswith(b"<body>missing<script")
+    # Before the first good build there are no files: a plain message, not a crash.
+    assert page_response({}, 0, "").body == NO_SITE
