@@ -450,3 +450,38 @@ def test_on_wide_screens_the_contents_are_a_rail_that_stays_in_view(site, page):
     toc = page.locator("nav.toc").bounding_box()
     answer = page.locator(".quick-answer").bounding_box()
     assert toc["y"] > answer["y"] + answer["height"] - 1 and toc["width"] > 300, (toc, answer)
+
+
+# Every page type, and the search page after a query and after a pasted log.
+AXE_PAGES = ["", "entries/", "entries/cuda-out-of-memory/", "tags/", "tags/oom/", "categories/",
+             "categories/cuda/", "systems/", "systems/pytorch/", "search/", "search/?q=nccl%20timeout",
+             "search/#log", "404.html"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1280, 375])
+def test_axe_finds_no_accessibility_violations_on_any_page_type(site, browser, scheme, width):
+    axe_module = pytest.importorskip("axe_playwright_python", reason="needs axe-playwright-python (axe-core)")
+    axe_source = (Path(axe_module.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+    # The site's CSP allows only its own scripts; axe is injected by the test, so CSP is bypassed
+    # here (other tests load the pages under the CSP and fail on any violation).
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=True)
+    found = {}
+    try:
+        page = ctx.new_page()
+        for path in AXE_PAGES:
+            if path == "search/#log":
+                page.goto(site + "search/")
+                run_triage(page, MULTI_RANK_LOG)
+            else:
+                page.goto(site + path)
+                if "?q=" in path:
+                    page.wait_for_selector("#query-results li")
+            page.evaluate(axe_source)
+            violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
+                .violations.map(v => `${v.id} (${v.impact}): ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))""")
+            if violations:
+                found[path or "home"] = violations
+    finally:
+        ctx.close()
+    assert found == {}, f"axe-core violations ({scheme}, {width}px): {found}"
