@@ -629,7 +629,7 @@ export function resultLabel(result, first) {
   if (result.root_cause) return "Root cause";
   if (result.alternative_to) return "Also possible for the same lines";
   if (first && result.role === "warning") return "Warning (no failure found)";
-  if (first && result.role === "consequence") return "Consequence (its cause is not in this log)";
+  if (first && result.role === "consequence") return "Consequence (no known cause found in this log)";
   if (result.role === "consequence") return "Consequence";
   if (result.role === "warning") return "Warning";
   return "Also in this log";
@@ -645,7 +645,7 @@ export function verdict(results) {
     return `Only warnings: no failure found (${results.length} warning${results.length === 1 ? "" : "s"}).`;
   }
   return `No root cause in this log: it shows consequences (${top.title}, ${where}); ` +
-    "look at the log of the rank or process that failed first.";
+    "look for the error it wraps, or at the log of the rank or process that failed first.";
 }
 
 /**

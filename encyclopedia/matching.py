@@ -540,7 +540,7 @@ def result_label(result: dict, first: bool) -> str:
     if first and result["role"] == "warning":
         return "Warning (no failure found)"
     if first and result["role"] == "consequence":
-        return "Consequence (its cause is not in this log)"
+        return "Consequence (no known cause found in this log)"
     if result["role"] == "consequence":
         return "Consequence"
     if result["role"] == "warning":
@@ -562,7 +562,7 @@ def verdict(results: list[dict], where_of=None) -> str:
         n = len(results)
         return f"Only warnings: no failure found ({n} warning{'s' if n != 1 else ''})."
     return (f"No root cause in this log: it shows consequences ({top['title']}, {where}); "
-            "look at the log of the rank or process that failed first.")
+            "look for the error it wraps, or at the log of the rank or process that failed first.")
 
 
 # ---------------------------------------------------------------------------------------------
