@@ -478,7 +478,9 @@ def test_axe_finds_no_accessibility_violations_on_any_page_type(site, browser, s
                 if "?q=" in path:
                     page.wait_for_selector("#query-results li")
             page.evaluate(axe_source)
-            violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
+            # target-size (WCAG 2.2, off in axe's defaults) is on: Lighthouse checks it too.
+            violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations'],
+                                                             rules: {'target-size': {enabled: true}}}))
                 .violations.map(v => `${v.id} (${v.impact}): ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))""")
             if violations:
                 found[path or "home"] = violations
