@@ -2,70 +2,35 @@
 //
 // diagnose(index, text) names the failures a pasted log shows; query(index, text) searches
 // titles, tags, summaries and signatures as you type. `index` is search/index.json, parsed.
-// This is the same algorithm as encyclopedia/matching.py; both pass
+// This is the same algorithm as encyclopedia/matching.py, reading the same data (search-rules.js is
+// generated from encyclopedia/search_rules.py); both pass
 // tests/conformance/cases.json. Every regular expression here is linear.
+
+import R from "./search-rules.js";
 
 export const WILD = "*";
 
-const ANSI_RE = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]/g;
-
-const PREFIX_RES = [
-  [/^\s*\[(?:rank|RANK|Rank)\s?([0-9]+)\]:?\s?/, true],
-  [/^\s*\[default([0-9]+)\]:?\s?/, true],
-  [/^\s*([0-9]{1,5}): /, true],
-  [/^\s*\[?[IWEF][0-9]{4} [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+(?: +[0-9]+)? [A-Za-z0-9_.\-]+:[0-9]+\] ?/, false],
-  [/^\s*\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?,?\s?/, false],
-  [/^\s*\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s/, false],
-  [/^\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] /, false],
-  [/^\s*(?:stdout|stderr) [FP] /, false],
-  [/^\s*\([A-Za-z_][A-Za-z0-9_.\-]* pid=[0-9]+(?:, ip=[0-9.]+)?\) /, false],
-  [/^\s*\[(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\] ?/, false],
-  [/^\s*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]+:/, false],
-  [/^\s*[A-Za-z][A-Za-z0-9_.\-]*\s+\| /, false],
-  [/^\s*>+ ?/, false],
-];
-// Escaped line breaks inside one physical line (JSON-wrapped container logs) separate words.
-const ESCAPED_BREAK_RE = /\\[ntr]/g;
-
-const TOKEN_PARTS = [
-  "(\\{[A-Za-z0-9_.]*\\}|%[sdifr])",
-  // A scheme is short: bounding it keeps runs such as a.a.a.a... linear to scan.
-  "([A-Za-z][A-Za-z0-9+.\\-]{0,30}://[^\\s'\"<>]*)",
-  "((?<![A-Za-z0-9_])(?:'[^'\\s]{0,200}'|\"[^\"\\s]{0,200}\")(?![A-Za-z0-9_]))",
-  "((?<![A-Za-z0-9_])(?:[A-Za-z]:\\\\|~?/|\\.\\.?/)[^\\s'\"(),;:\\]\\[]*)",
-  "(0[xX][0-9a-fA-F]+)",
-  "([0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)",
-  "([A-Za-z_][A-Za-z0-9_]*)",
-];
-// In a signature a quoted name ('weight', "fc.bias") is a wildcard. In a log its words are kept,
-// so a signature may also spell out a name that matters without quotes. The log pattern keeps
-// an empty group in place of the quoted one so group numbers stay the same.
-const TOKEN_RE_SIGNATURE = new RegExp(TOKEN_PARTS.join("|"), "g");
-const TOKEN_RE_LOG = new RegExp(TOKEN_PARTS.map((p, i) => (i === 2 ? "(?!)()" : p)).join("|"), "g");
-
-const UNITS = new Set(
-  ("b bytes byte kb kib mb mib gb gib tb tib pb pib eb k m g ms s sec secs seconds second us ns " +
-   "min mins minutes h hrs hours it its x").split(" "),
-);
-const KEEP_DIGIT_WORDS = new Set(
-  ("fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 " +
-   "float64 bfloat16 e4m3 e5m2").split(" "),
-);
-// An exit status that encodes a signal is read as the signal's name (see matching.py): -N, or
-// 128+N, after the words that introduce an exit status.
-const SIGNALS = new Map([[1, "sighup"], [2, "sigint"], [3, "sigquit"], [4, "sigill"], [6, "sigabrt"],
-  [7, "sigbus"], [8, "sigfpe"], [9, "sigkill"], [11, "sigsegv"], [13, "sigpipe"], [15, "sigterm"]]);
-const EXIT_STATUS_WORDS = [["exitcode"], ["returncode"], ["exit", "code"], ["return", "code"],
-  ["exited", "with", "code"], ["exit", "status"]];
+// Patterns as search_rules.py writes them, anchored as matching.py applies them: `match` is ^...,
+// `fullmatch` is ^...$, a scan is global.
+const ANSI_RE = new RegExp(R.ANSI, "g");
+const PREFIX_RES = R.PREFIXES.map(([pattern, namesRank]) => [new RegExp("^(?:" + pattern + ")"), namesRank]);
+const ESCAPED_BREAK_RE = new RegExp(R.ESCAPED_BREAK, "g");
+// Each token kind is one group; G maps a kind to its group number. The log pattern keeps an
+// empty group in place of the signature-only kinds, so group numbers stay the same.
+const G = Object.fromEntries(R.TOKEN_PARTS.map(([name], i) => [name, i + 1]));
+const TOKEN_RE_SIGNATURE = new RegExp(R.TOKEN_PARTS.map(([, p]) => "(" + p + ")").join("|"), "g");
+const TOKEN_RE_LOG = new RegExp(R.TOKEN_PARTS.map(([name, p]) =>
+  (R.SIGNATURE_ONLY_PARTS.includes(name) ? "(?!)()" : "(" + p + ")")).join("|"), "g");
+const UNITS = new Set(R.UNITS);
+const KEEP_DIGIT_WORDS = new Set(R.KEEP_DIGIT_WORDS);
+const SIGNALS = new Map(Object.entries(R.SIGNALS).map(([n, name]) => [Number(n), name]));
+const EXIT_STATUS_WORDS = R.EXIT_STATUS_WORDS;
 const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
-const FRAME_RE = /^\s*File "[^"\n]*", line [0-9]+/;
-const VERSIONISH_RE = /^[a-z]{1,3}_?[0-9]{2,}[a-z]?$/;
-// The name of a C/C++/CUDA source file ending a path is kept as a word (matching.SOURCE_FILE_RE).
-const SOURCE_FILE_RE = /^[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)$/;
-
-// A line logged at warning level (matching.py: WARNING_PREFIX_RE, PY_WARNING_RE).
-const WARNING_PREFIX_RE = /^\s*(?:\[?W[0-9]{4} |\[?WARN(?:ING)?\b)/;
-const PY_WARNING_RE = /[a-z]Warning: /;
+const FRAME_RE = new RegExp("^(?:" + R.FRAME + ")");
+const VERSIONISH_RE = new RegExp("^(?:" + R.VERSIONISH + ")$");
+const SOURCE_FILE_RE = new RegExp("^(?:" + R.SOURCE_FILE + ")$");
+const WARNING_PREFIX_RE = new RegExp("^(?:" + R.WARNING_PREFIX + ")");
+const PY_WARNING_RE = new RegExp(R.PY_WARNING);
 
 /** Lines without ANSI codes or log prefixes, each {text, rank, warning}. */
 export function splitLines(text) {
@@ -74,7 +39,7 @@ export function splitLines(text) {
     let line = raw.indexOf("\x1b") >= 0 ? raw.replace(ANSI_RE, "") : raw;
     let rank = null;
     let warning = false;
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < R.MAX_PREFIXES; round++) {
       let applied = false;
       warning = warning || WARNING_PREFIX_RE.test(line);
       for (const [rx, hasRank] of PREFIX_RES) {
@@ -103,25 +68,25 @@ export function tokenizeLine(line, signature = false) {
   re.lastIndex = 0;
   let m;
   while ((m = re.exec(line)) !== null) {
-    if (m[1] !== undefined || m[3] !== undefined) {
+    if (m[G.wild] !== undefined || m[G.quoted] !== undefined) {
       if (tokens.length === 0 || tokens[tokens.length - 1] !== WILD) tokens.push(WILD);
       // `{timeout} seconds`: a unit after a placeholder is dropped, as after a number in a log.
-      afterNumber = m[1] !== undefined;
-    } else if (m[7] !== undefined) {
-      const word = m[7].toLowerCase();
+      afterNumber = m[G.wild] !== undefined;
+    } else if (m[G.word] !== undefined) {
+      const word = m[G.word].toLowerCase();
       if (afterNumber && UNITS.has(word)) { afterNumber = false; continue; }
       afterNumber = false;
       if (/[0-9]/.test(word) && !KEEP_DIGIT_WORDS.has(word) && VERSIONISH_RE.test(word)) continue;
       tokens.push(word);
-    } else if (m[4] !== undefined) {
+    } else if (m[G.path] !== undefined) {
       afterNumber = false;
-      const parts = m[4].split(/[/\\]/);
+      const parts = m[G.path].split(/[/\\]/);
       const name = parts[parts.length - 1];
       if (SOURCE_FILE_RE.test(name)) tokens.push(name.toLowerCase());
     } else {
-      afterNumber = m[5] !== undefined || m[6] !== undefined;
-      if (m[6] !== undefined) {
-        const signal = exitSignal(tokens, m[6], m.index > 0 && line[m.index - 1] === "-");
+      afterNumber = m[G.hex] !== undefined || m[G.num] !== undefined;
+      if (m[G.num] !== undefined) {
+        const signal = exitSignal(tokens, m[G.num], m.index > 0 && line[m.index - 1] === "-");
         if (signal) tokens.push(signal);
       }
     }
@@ -149,21 +114,8 @@ export function tokenize(text, signature = false) {
 // ------------------------------------------------------------------------------------------
 // Diagnosis
 
-const MAX_GAP = 8;
-const WILD_GAP = 40;
-const MISS_GAP = 3;
-const MAX_OCCURRENCES = 200;
-const MIN_COVERAGE = 0.6;
-const MIN_INFO = 1.2;
-const MIN_INFO_EXACT = 0.8; // a signature found whole, word for word side by side (see matching.py)
-const FULL_INFO = 2.4;
-const SAME_FAILURE = 0.85;
-const ROOT_SHARE = 0.6;
-const MIN_REPORT = 0.35; // an entry whose best match scores less is a weak overlap, not reported
-const WITHOUT_TOP_COVERAGE = 0.85;
-const CONTEXT_LINES = 2;
-const ALIAS_GAP = 1;
-const ALIAS_COVERAGE = 0.999;
+const { MAX_GAP, WILD_GAP, MISS_GAP, MAX_OCCURRENCES, MIN_COVERAGE, MIN_INFO, MIN_INFO_EXACT, FULL_INFO,
+  SAME_FAILURE, ROOT_SHARE, MIN_REPORT, WITHOUT_TOP_COVERAGE, CONTEXT_LINES, ALIAS_GAP, ALIAS_COVERAGE } = R;
 
 const prepared = new WeakMap();
 
@@ -253,7 +205,7 @@ function align(sig, anchor, pos, positions) {
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
-const ROLE_ORDER = { cause: 0, consequence: 1, warning: 2 };
+const ROLE_ORDER = R.ROLE_ORDER;
 
 /** Slice by code points, as Python slices strings (an emoji is one character, not two). */
 function codePoints(text, start, end) {
@@ -437,10 +389,8 @@ function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 // ------------------------------------------------------------------------------------------
 // Free-text query
 
-const FIELD_WEIGHTS = { title: 3.0, alias: 2.5, tag: 2.5, slug: 2.0, signature: 2.0, system: 1.5, category: 1.0, summary: 1.0 };
-const MORE_FIELDS_SHARE = 0.1;
-const SENTENCE_WORDS = 4; // a query with more (non-stop) words than this is read as a sentence
-const QUERY_STOPWORDS = new Set("a an and the of in on to for is with my when how why what error".split(" "));
+const { FIELD_WEIGHTS, MORE_FIELDS_SHARE, SENTENCE_WORDS, PAIR_BONUS, PAIR_BONUS_MAX_PAIRS } = R;
+const QUERY_STOPWORDS = new Set(R.QUERY_STOPWORDS);
 
 function words(text) {
   const out = [];
@@ -448,9 +398,7 @@ function words(text) {
   return out;
 }
 
-const VERSION_NUMBER_RE = /(?<![A-Za-z0-9_])[0-9]+(?:[._][0-9]+)+(?![A-Za-z0-9_])/g;
-const PAIR_BONUS = 0.3; // per pair of query words side by side in a title, signature or alias
-const PAIR_BONUS_MAX_PAIRS = 3;
+const VERSION_NUMBER_RE = new RegExp(R.VERSION_NUMBER, "g");
 
 /** The words of a query, without version numbers ("cuda 10.1"): matching.query_words. */
 export function queryWords(text) {

@@ -1,7 +1,9 @@
 """Error-text search: normalising logs and signatures, diagnosing pasted logs, free-text queries.
 
-assets/diagnose.js implements the same algorithm for the browser; both pass the shared cases in
-tests/conformance/cases.json, so keep them in step (docs/search.md describes the algorithm).
+assets/diagnose.js implements the same algorithm for the browser, function for function; both read
+their data (patterns, word lists, tuning) from encyclopedia/search_rules.py (the browser through
+the generated assets/search-rules.js) and pass the shared cases in tests/conformance/cases.json
+(docs/search.md describes the algorithm).
 Every regular expression here is linear: no nested or overlapping quantifiers.
 """
 
@@ -12,72 +14,30 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
+from . import search_rules as R
+
 # ---------------------------------------------------------------------------------------------
 # Normalisation
 
 WILD = "*"  # a wildcard token in a signature: any text may stand here
 
-ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
-
-# Line prefixes removed before tokenising, tried in turn until none applies. Groups named "rank"
-# give the rank the line belongs to.
-PREFIX_RES = (
-    re.compile(r"\s*\[(?:rank|RANK|Rank)\s?(?P<rank>[0-9]+)\]:?\s?"),
-    re.compile(r"\s*\[default(?P<rank>[0-9]+)\]:?\s?"),
-    re.compile(r"\s*(?P<rank>[0-9]{1,5}): "),
-    # glog: `I1201 09:14:27.118402 48213 file.cc:616] `; PyTorch 2.4+ drops the thread id
-    re.compile(r"\s*\[?[IWEF][0-9]{4} [0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+(?: +[0-9]+)? [A-Za-z0-9_.\-]+:[0-9]+\] ?"),
-    re.compile(r"\s*\[?[0-9]{4}-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?(?:Z|[+-][0-9][0-9]:?[0-9][0-9])?\]?,?\s?"),  # noqa: E501
-    re.compile(r"\s*\[?[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:[.,][0-9]+)?\]?\s"),
-    re.compile(r"\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] "),  # NCCL debug: host:pid:tid [dev]
-    re.compile(r"\s*(?:stdout|stderr) [FP] "),  # containerd/Kubernetes log stream tag
-    re.compile(r"\s*\([A-Za-z_][A-Za-z0-9_.\-]* pid=[0-9]+(?:, ip=[0-9.]+)?\) "),  # Ray, vLLM workers
-    re.compile(r"\s*\[(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\] ?"),
-    re.compile(r"\s*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]+:"),  # Python logging default
-    re.compile(r"\s*[A-Za-z][A-Za-z0-9_.\-]*\s+\| "),  # docker compose service name
-    re.compile(r"\s*>+ ?"),  # Markdown quote
-)
-# Escaped line breaks inside one physical line (JSON-wrapped container logs) separate words.
-ESCAPED_BREAK_RE = re.compile(r"\\[ntr]")
-
-_TOKEN_PARTS = (
-    r"(?P<wild>\{[A-Za-z0-9_.]*\}|%[sdifr])",
-    # A scheme is short: bounding it keeps runs such as a.a.a.a... linear to scan.
-    r"(?P<url>[A-Za-z][A-Za-z0-9+.\-]{0,30}://[^\s'\"<>]*)",
-    r"(?P<quoted>(?<![A-Za-z0-9_])(?:'[^'\s]{0,200}'|\"[^\"\s]{0,200}\")(?![A-Za-z0-9_]))",
-    r"(?P<path>(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*)",
-    r"(?P<hex>0[xX][0-9a-fA-F]+)",
-    r"(?P<num>[0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?)",
-    r"(?P<word>[A-Za-z_][A-Za-z0-9_]*)",
-)
-# In a signature a quoted name ('weight', "fc.bias") is a wildcard. In a log its words are kept,
-# so a signature may also spell out a name that matters ('cadam32bit_grad_fp32') without quotes.
-TOKEN_RE_SIGNATURE = re.compile("|".join(_TOKEN_PARTS))
-TOKEN_RE_LOG = re.compile("|".join(p for p in _TOKEN_PARTS if "quoted" not in p))
-
-UNITS = frozenset(
-    "b bytes byte kb kib mb mib gb gib tb tib pb pib eb k m g ms s sec secs seconds second us ns "
-    "min mins minutes h hrs hours it its x".split()
-)
-KEEP_DIGIT_WORDS = frozenset(
-    "fp16 bf16 fp32 fp64 fp8 int4 int8 int16 int32 int64 uint8 tf32 nf4 sm float16 float32 "
-    "float64 bfloat16 e4m3 e5m2".split()
-)
-# An exit status that encodes a signal is read as the signal's name, so a launcher line such as
-# `failed (exitcode: -11)` or a shell's `exit code 139` says SIGSEGV in words a signature can
-# require: a negative status -N (Python's subprocess and multiprocessing, torchrun) or 128+N (shells,
-# containers). Only after the words that introduce an exit status.
-SIGNALS = {1: "sighup", 2: "sigint", 3: "sigquit", 4: "sigill", 6: "sigabrt", 7: "sigbus", 8: "sigfpe",
-           9: "sigkill", 11: "sigsegv", 13: "sigpipe", 15: "sigterm"}
-EXIT_STATUS_WORDS = (("exitcode",), ("returncode",), ("exit", "code"), ("return", "code"),
-                     ("exited", "with", "code"), ("exit", "status"))
-FRAME_RE = re.compile(r'\s*File "[^"\n]*", line [0-9]+')
+ANSI_RE = re.compile(R.ANSI)
+# Line prefixes removed before tokenising, tried in turn until none applies (search_rules.PREFIXES).
+PREFIX_RES = tuple((re.compile(pattern), names_rank) for pattern, names_rank in R.PREFIXES)
+ESCAPED_BREAK_RE = re.compile(R.ESCAPED_BREAK)
+TOKEN_RE_SIGNATURE = re.compile("|".join(f"(?P<{name}>{p})" for name, p in R.TOKEN_PARTS))
+TOKEN_RE_LOG = re.compile("|".join(f"(?P<{name}>{p})" for name, p in R.TOKEN_PARTS
+                                   if name not in R.SIGNATURE_ONLY_PARTS))
+UNITS = frozenset(R.UNITS)
+KEEP_DIGIT_WORDS = frozenset(R.KEEP_DIGIT_WORDS)
+SIGNALS = R.SIGNALS
+EXIT_STATUS_WORDS = R.EXIT_STATUS_WORDS
+FRAME_RE = re.compile(R.FRAME)
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-VERSIONISH_RE = re.compile(r"[a-z]{1,3}_?[0-9]{2,}[a-z]?")
-# A path is a variable part, except the name of a C/C++/CUDA source file at its end: in
-# `[../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer` the file says
-# which library printed a message that other libraries word the same way.
-SOURCE_FILE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)")
+VERSIONISH_RE = re.compile(R.VERSIONISH)
+SOURCE_FILE_RE = re.compile(R.SOURCE_FILE)
+WARNING_PREFIX_RE = re.compile(R.WARNING_PREFIX)
+PY_WARNING_RE = re.compile(R.PY_WARNING)
 
 
 @dataclass(frozen=True)
@@ -87,12 +47,6 @@ class Line:
     warning: bool = False  # logged at warning level: evidence, but rarely what stopped the run
 
 
-# A line logged at warning level: a glog `W1129 ...` header, `WARNING ...`, `[WARNING]`, Python
-# logging's `WARNING:name:`, or a Python warning (`UserWarning: `, `FutureWarning: `...).
-WARNING_PREFIX_RE = re.compile(r"\s*(?:\[?W[0-9]{4} |\[?WARN(?:ING)?\b)")
-PY_WARNING_RE = re.compile(r"[a-z]Warning: ")
-
-
 def split_lines(text: str) -> list[Line]:
     """Lines of a pasted text without ANSI codes or log prefixes, each with its rank if named."""
     out = []
@@ -100,13 +54,13 @@ def split_lines(text: str) -> list[Line]:
         line = ANSI_RE.sub("", raw)
         rank = None
         warning = False
-        for _ in range(6):
+        for _ in range(R.MAX_PREFIXES):
             warning = warning or WARNING_PREFIX_RE.match(line) is not None
-            for rx in PREFIX_RES:
+            for rx, names_rank in PREFIX_RES:
                 m = rx.match(line)
                 if m and m.end() > 0:
-                    if "rank" in rx.groupindex and rank is None:
-                        rank = int(m.group("rank"))
+                    if names_rank and rank is None:
+                        rank = int(m.group(1))
                     line = line[m.end():]
                     break
             else:
@@ -214,23 +168,11 @@ def compute_weights(documents: list[set[str]], vocabulary: set[str]) -> dict[str
 # ---------------------------------------------------------------------------------------------
 # Diagnosis
 
-MAX_GAP = 8            # words allowed between two consecutive signature words
-WILD_GAP = 40          # extra words a wildcard may stand for
-MISS_GAP = 3           # extra distance allowed after each missing signature word
-MAX_OCCURRENCES = 200  # anchor occurrences tried per signature
-MIN_COVERAGE = 0.6     # share of a signature's weight that must be found
-MIN_INFO = 1.2         # weight that must be found, so short common phrases never match alone
-MIN_INFO_EXACT = 0.8   # ... unless every word of the signature stands in the log, in order, side by
-                       # side (`'loss': nan`): a short signature found whole says what it says
-FULL_INFO = 2.4        # matched weight at which confidence stops growing
-SAME_FAILURE = 0.85    # an occurrence within this share of the best one counts as the same
-ROOT_SHARE = 0.6       # a root cause must score at least this share of the best match's score
-MIN_REPORT = 0.35      # an entry whose best match scores less is a weak overlap, not reported
-WITHOUT_TOP_COVERAGE = 0.85  # coverage needed when the heaviest word is missing
-CONTEXT_LINES = 2      # log lines shown around a match
-ROLE_ORDER = {"cause": 0, "consequence": 1, "warning": 2}
-ALIAS_GAP = 1          # aliases are phrases: their words must stand (almost) together,
-ALIAS_COVERAGE = 0.999  # all of them
+MAX_GAP, WILD_GAP, MISS_GAP, MAX_OCCURRENCES = R.MAX_GAP, R.WILD_GAP, R.MISS_GAP, R.MAX_OCCURRENCES
+MIN_COVERAGE, MIN_INFO, MIN_INFO_EXACT, FULL_INFO = R.MIN_COVERAGE, R.MIN_INFO, R.MIN_INFO_EXACT, R.FULL_INFO
+SAME_FAILURE, ROOT_SHARE, MIN_REPORT = R.SAME_FAILURE, R.ROOT_SHARE, R.MIN_REPORT
+WITHOUT_TOP_COVERAGE, CONTEXT_LINES, ROLE_ORDER = R.WITHOUT_TOP_COVERAGE, R.CONTEXT_LINES, R.ROLE_ORDER
+ALIAS_GAP, ALIAS_COVERAGE = R.ALIAS_GAP, R.ALIAS_COVERAGE
 
 
 def round3(x: float) -> float:
@@ -568,16 +510,10 @@ def verdict(results: list[dict], where_of=None) -> str:
 # ---------------------------------------------------------------------------------------------
 # Free-text query
 
-FIELD_WEIGHTS = {"title": 3.0, "alias": 2.5, "tag": 2.5, "slug": 2.0, "signature": 2.0,
-                 "system": 1.5, "category": 1.0, "summary": 1.0}
-MORE_FIELDS_SHARE = 0.1
-SENTENCE_WORDS = 4  # a query with more (non-stop) words than this is read as a sentence
-QUERY_STOPWORDS = frozenset("a an and the of in on to for is with my when how why what error".split())
-
-
-VERSION_NUMBER_RE = re.compile(r"(?<![A-Za-z0-9_])[0-9]+(?:[._][0-9]+)+(?![A-Za-z0-9_])")
-PAIR_BONUS = 0.3  # per pair of query words found side by side in a title, signature or alias
-PAIR_BONUS_MAX_PAIRS = 3
+FIELD_WEIGHTS, MORE_FIELDS_SHARE, SENTENCE_WORDS = R.FIELD_WEIGHTS, R.MORE_FIELDS_SHARE, R.SENTENCE_WORDS
+QUERY_STOPWORDS = frozenset(R.QUERY_STOPWORDS)
+VERSION_NUMBER_RE = re.compile(R.VERSION_NUMBER)
+PAIR_BONUS, PAIR_BONUS_MAX_PAIRS = R.PAIR_BONUS, R.PAIR_BONUS_MAX_PAIRS
 
 
 def _words(text: str) -> list[str]:

@@ -18,6 +18,15 @@ def test_committed_index_matches_the_fixture_entries():
         "run: bash scripts/regenerate.sh (or python tests/conformance/generate.py)"
 
 
+def test_the_browser_engine_reads_the_current_search_rules():
+    """assets/search-rules.js is generated from encyclopedia/search_rules.py, the data both
+    engines read; an edit to one without regenerating would make the engines disagree."""
+    from encyclopedia import search_rules
+    committed = (HERE.parent.parent / search_rules.JS_PATH).read_text(encoding="utf-8")
+    assert committed == search_rules.javascript(), \
+        "run: bash scripts/regenerate.sh (or python -m encyclopedia.search_rules)"
+
+
 @pytest.mark.parametrize("case", CASES["tokenize"], ids=lambda c: c["name"])
 def test_tokenize(case):
     assert matching.tokenize(case["input"], case.get("signature", False)) == case["tokens"]
