@@ -58,7 +58,7 @@ def test_build_refuses_the_repository_root_and_its_git_folder_even_with_force():
         result = build("--out", out, "--force")
         assert result.returncode == 2, out
         assert result.stderr.startswith(f"error: --out {out} ")
-    assert (ROOT / ".git").is_dir() and (ROOT / "encyclopedia" / "cli.py").is_file()
+    assert (ROOT / ".git").exists() and (ROOT / "encyclopedia" / "cli.py").is_file()
 
 
 def test_force_replaces_a_foreign_folder_and_the_site_then_carries_the_marker(project, tmp_path):
