@@ -10,6 +10,7 @@ taxonomies, pages (every output file rendered in memory). Writing is not include
 
 from __future__ import annotations
 
+import dataclasses
 import resource
 import sys
 import time
@@ -22,7 +23,7 @@ from encyclopedia import site, theme  # noqa: E402
 from encyclopedia.feeds import feed_files  # noqa: E402
 from encyclopedia.linking import link_entries  # noqa: E402
 from encyclopedia.loading import load_entries  # noqa: E402
-from encyclopedia.markup import render_body  # noqa: E402
+from encyclopedia.markup import render_body, render_fields  # noqa: E402
 from encyclopedia.pages import PageRenderer, SiteData  # noqa: E402
 from encyclopedia.search_index import build_search_index, index_files  # noqa: E402
 from encyclopedia.taxonomy import build_taxonomies  # noqa: E402
@@ -42,7 +43,8 @@ def main() -> int:
 
     config, files = site._config_and_files(project)
     entries, problems = stage("loading", load_entries, files, config, project.root)
-    bodies = stage("markdown", lambda: {e.slug: render_body(e.body, e.body_line, e.source_path)[0] for e in entries})
+    bodies = stage("markdown", lambda: {e.slug: dataclasses.replace(render_body(e.body, e.body_line, e.source_path)[0],
+                                                                   fields=render_fields(e)) for e in entries})
     index = stage("search index", build_search_index, entries)
     stage("self-test", site.self_test, entries, index, 1)
     entries = sorted(entries, key=lambda e: e.slug)

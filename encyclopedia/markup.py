@@ -3,6 +3,7 @@ entry links, and reading the structure (sections, FAQ, code blocks) that other s
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import re
@@ -51,6 +52,21 @@ class RenderedBody:
     links: tuple[tuple[str, int], ...]  # (slug, line) of every link to another entry
     code_blocks: tuple[CodeBlock, ...]
     faq: tuple[FAQItem, ...]
+    fields: RenderedFields | None = None  # the frontmatter's Markdown text, rendered (render_fields)
+
+
+@dataclass(frozen=True)
+class RenderedFields:
+    """The frontmatter values that hold inline Markdown, each parsed once and rendered as the
+    pages show it, with the links to other entries found in them."""
+
+    summary: str
+    summary_unlinked: str  # for listings, where the whole item is a link already
+    fix: str
+    checked: str
+    causes: tuple[str, ...]
+    symptoms: tuple[tuple[str, str], ...]  # (symptom, why)
+    links: tuple[tuple[str, int | None, str], ...]  # (field, item index or None, slug)
 
 
 @functools.lru_cache(maxsize=256)
@@ -96,37 +112,41 @@ def _drop_checkboxes(state) -> None:
 _PARSER = _make_parser()
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a summary is rendered on its page and in every listing and related list
-def render_inline(text: str, links: bool = True) -> str:
-    """Render one frontmatter value as inline Markdown; `slug.md` links point at entry pages.
-    Without `links`, links become their text (for listings, where the item is a link already)."""
-    tokens = _PARSER.parseInline(text)
-    for tok in tokens:
-        if not links:
+def render_fields(entry) -> RenderedFields:
+    """Render the inline Markdown of an entry's summary, fix, checked note, causes and symptoms;
+    `slug.md` links point at entry pages (whether those exist is checked with the collection)."""
+    links: list[tuple[str, int | None, str]] = []
+
+    def render(text: str, field: str, index: int | None = None, unlinked: bool = False):
+        tokens = _PARSER.parseInline(text)
+        for tok in tokens:
+            for child in tok.children or []:
+                if child.type == "link_open":
+                    m = ENTRY_LINK_RE.match(str(child.attrs.get("href", "")))
+                    if m:
+                        links.append((field, index, m.group(1)))
+                        child.attrs["href"] = f"../{m.group(1)}/{m.group(2) or ''}"
+        html = _PARSER.renderer.render(tokens, _PARSER.options, {})
+        if not unlinked:
+            return html
+        for tok in tokens:
             tok.children = [c for c in tok.children or [] if c.type not in ("link_open", "link_close")]
-        for child in tok.children or []:
-            if child.type == "link_open":
-                m = ENTRY_LINK_RE.match(str(child.attrs.get("href", "")))
-                if m:
-                    child.attrs["href"] = f"../{m.group(1)}/{m.group(2) or ''}"
-    return _PARSER.renderer.render(tokens, _PARSER.options, {})
+        return html, _PARSER.renderer.render(tokens, _PARSER.options, {})
+
+    summary, summary_unlinked = render(entry.summary, "summary", unlinked=True)
+    fields = RenderedFields(
+        summary=summary, summary_unlinked=summary_unlinked, fix=render(entry.fix, "fix"),
+        checked=render(entry.checked, "checked") if entry.checked else "",
+        causes=tuple(render(c, "causes", i) for i, c in enumerate(entry.causes)),
+        symptoms=tuple((render(s.symptom, "symptoms", i), render(s.why, "symptoms", i))
+                       for i, s in enumerate(entry.symptoms)),
+        links=())
+    return dataclasses.replace(fields, links=tuple(links))
 
 
 def plain_text(markdown_text: str) -> str:
     """A frontmatter value without its Markdown (for meta descriptions, feeds and search data)."""
     return _plain(markdown_text)
-
-
-def inline_entry_links(text: str) -> list[str]:
-    """Slugs that a frontmatter value links to as `slug.md`."""
-    out = []
-    for tok in _PARSER.parseInline(text):
-        for child in tok.children or []:
-            if child.type == "link_open":
-                m = ENTRY_LINK_RE.match(str(child.attrs.get("href", "")))
-                if m:
-                    out.append(m.group(1))
-    return out
 
 
 def render_body(body: str, body_line: int, source_path: str) -> tuple[RenderedBody, list[Problem]]:

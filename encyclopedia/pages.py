@@ -56,7 +56,7 @@ class PageRenderer:
             category_name=category_name, severity_label=_severity_label,
             role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url,
             index_url=INDEX_URL, details_url=DETAILS_URL,
-            inline_md=lambda text: Markup(markup.render_inline(text, links=False)),
+            summary_md=lambda e: Markup(self.data.bodies[e.slug].fields.summary_unlinked),
             plain_text=markup.plain_text, **context)
         return html.encode("utf-8")
 
@@ -104,13 +104,12 @@ class PageRenderer:
         report_url = f"{cfg.repository}/issues/new?" + urlencode({
             "template": "entry-problem.yml", "title": f"[{e.slug}] ", "entry": e.slug})
         toc = [h for h in body.headings if h.level in (2, 3)]
+        fields = body.fields
         return self._render(
             "entry.html", url, entry=e, body_html=body.html, toc=toc,
             related=[self.by_slug[s] for s in links.related],
-            summary_html=markup.render_inline(e.summary), fix_html=markup.render_inline(e.fix),
-            checked_html=markup.render_inline(e.checked) if e.checked else "",
-            causes_html=[markup.render_inline(c) for c in e.causes],
-            symptoms_html=[(markup.render_inline(s.symptom), markup.render_inline(s.why)) for s in e.symptoms],
+            summary_html=fields.summary, fix_html=fields.fix, checked_html=fields.checked,
+            causes_html=list(fields.causes), symptoms_html=list(fields.symptoms),
             edit_url=edit_url, report_url=report_url, jsonld=self.entry_jsonld(e, body))
 
     def render_term(self, term: Term, heading: str, index_url: str) -> bytes:

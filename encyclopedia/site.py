@@ -18,7 +18,7 @@ from .config import Config, load_config
 from .feeds import feed_files
 from .linking import check_related, link_entries
 from .loading import Entry, check_collection, display_path, find_entry_files, load_entries, load_entry
-from .markup import inline_entry_links, render_body, unknown_links
+from .markup import render_body, render_fields, unknown_links
 from .pages import PageRenderer, SiteData
 from .problems import BuildError, Problem
 from .schema import SCHEMA_URL, schema_json
@@ -120,7 +120,7 @@ def find_problems(prepared: list[Prepared], known: set[str], search: matching.Pr
         if p.entry is not None:
             problems += unknown_links(p.body, p.entry.source_path, known)
     problems += check_related(entries, known)
-    problems += check_field_links(entries, known)
+    problems += check_field_links(prepared, known)
     problems += self_test(entries, search, workers)
     return sorted(set(problems))
 
@@ -186,6 +186,7 @@ def prepare_entry(path: Path, config: Config, shown: str) -> Prepared:
     if entry is None:
         return Prepared(None, None, tuple(problems))
     body, found = render_body(entry.body, entry.body_line, entry.source_path)
+    body = dataclasses.replace(body, fields=render_fields(entry))
     return Prepared(entry, body, tuple(problems + found))
 
 
@@ -195,19 +196,11 @@ def load_search_index(project: Project) -> dict:
     return build_search_index(_load(project)[2])
 
 
-def check_field_links(entries: list[Entry], known: set[str]) -> list[Problem]:
-    """`slug.md` links inside frontmatter text (summary, fix, causes, symptoms) must exist."""
-    problems = []
-    for e in entries:
-        texts = [("summary", None, e.summary), ("fix", None, e.fix), ("checked", None, e.checked)]
-        texts += [("causes", i, c) for i, c in enumerate(e.causes)]
-        texts += [("symptoms", i, s.symptom + " " + s.why) for i, s in enumerate(e.symptoms)]
-        for field, index, text in texts:
-            for slug in inline_entry_links(text):
-                if slug not in known:
-                    problems.append(Problem(e.source_path, e.line_of(field, index),
-                                            f"link to unknown entry `{slug}` in `{field}`"))
-    return problems
+def check_field_links(prepared: list[Prepared], known: set[str]) -> list[Problem]:
+    """`slug.md` links inside frontmatter text (summary, fix, checked, causes, symptoms) must exist."""
+    return [Problem(p.entry.source_path, p.entry.line_of(field, index), f"link to unknown entry `{slug}` in `{field}`")
+            for p in prepared if p.entry is not None
+            for field, index, slug in p.body.fields.links if slug not in known]
 
 
 def self_test(entries: list[Entry], prepared: matching.Prepared, workers: int = 1) -> list[Problem]:
