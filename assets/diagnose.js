@@ -376,6 +376,7 @@ export function diagnose(index, text) {
       signature: sig.text, variant: sig.variant, matched_by: sig.kind,
       text: codePoints(snippet.join("\n"), 0, 2000), before: codePoints(before.join("\n"), -1000),
       after: codePoints(after.join("\n"), 0, 1000), root_cause: rootCause, alternative_to: altOf,
+      summary: e.summary || "",
     };
   };
   const out = resultOrder.map(([ei, m], i) =>
@@ -502,7 +503,7 @@ export function withDetails(index, details) {
 
 /**
  * diagnose() results made on search/index.json alone (in the worker), completed with what they
- * show from the whole index: title, URL, category, severity and the matched signature's variant.
+ * show from the whole index: title, URL, category, severity, summary and the matched signature's variant.
  */
 export function describeResults(results, index) {
   const bySlug = new Map(index.entries.map((e) => [e.slug, e]));
@@ -510,7 +511,7 @@ export function describeResults(results, index) {
     const e = bySlug.get(r.slug);
     const sig = r.matched_by === "signature" ? e.signatures.find((s) => s[0] === r.signature) : null;
     return { ...r, title: e.title, url: e.url, category: e.category, severity: e.severity,
-      variant: sig && sig.length > 1 ? sig[1] : "" };
+      variant: sig && sig.length > 1 ? sig[1] : "", summary: e.summary || "" };
   });
 }
 

@@ -131,17 +131,22 @@ function showTriage(data, results) {
   for (const r of results) {
     const label = resultLabel(r, r === results[0]);
     const where = `line ${r.line}` + (r.rank !== null && r.rank !== undefined ? `, rank ${r.rank}` : "");
-    // The reader's own line first; then, in words, where it is and which wording it matched
-    // (placeholders shown as an ellipsis; a weak match said to be partial, not given a number).
+    // Placeholders in the wording are shown as an ellipsis; a weak match is said to be partial,
+    // not given a number.
     const wording = r.signature.replace(/\{[A-Za-z0-9_.]*\}/g, "…");
     const partial = r.score < 0.6 ? " · a partial match" : "";
+    // Each failure leads with what it is (its summary); the reader's own lines follow, then
+    // where they are, and which wording matched behind a toggle.
     logResults.append(el("li", {},
       el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),
+      ...(r.summary ? [el("p", { class: "summary" }, r.summary)] : []),
       el("pre", { class: "log", tabindex: "0" }, el("code", {},
         ...(r.before ? [el("span", { class: "context" }, r.before + "\n")] : []),
         el("mark", {}, r.text),
         ...(r.after ? [el("span", { class: "context" }, "\n" + r.after)] : []))),
-      el("div", { class: "why" }, `${where} · matches the wording “${wording}”` + (r.variant ? ` (${r.variant})` : "") + partial)));
+      el("div", { class: "why" }, `${where}${partial}`),
+      el("details", { class: "wording" }, el("summary", {}, "Which wording matched"),
+        el("p", {}, `“${wording}”` + (r.variant ? ` (${r.variant})` : "")))));
   }
   // The answer, not the pasted log, is what the reader needs next: bring the verdict into view
   // (on a phone the results otherwise start below the reader's own log).

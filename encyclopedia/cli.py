@@ -350,6 +350,8 @@ def format_report(results: list[dict], several: bool = False) -> str:
             label += f" as {r['alternative_to']}"
         out.append("")
         out.append(f"{i + 1}. {label}: {r['title']} [{r['slug']}]")
+        if r.get("summary"):
+            out.append(f"   {r['summary']}")
         out.append(f"   {where}; {r['category']}, severity {r['severity']}, confidence {r['score']:.2f}")
         first = r["text"].splitlines()[0] if r["text"] else ""
         out.append(f"   > {first[:200]}")

@@ -252,6 +252,7 @@ class Match:
     after: str  # and after it
     root_cause: bool
     alternative_to: str | None
+    summary: str = ""  # the entry's summary, plain text ("" when the index has no details)
 
     def as_json(self) -> dict:
         return {
@@ -260,7 +261,7 @@ class Match:
             "category": self.category, "severity": self.severity, "role": self.role,
             "signature": self.signature, "variant": self.variant, "matched_by": self.kind,
             "text": self.text, "before": self.before, "after": self.after,
-            "root_cause": self.root_cause, "alternative_to": self.alternative_to,
+            "root_cause": self.root_cause, "alternative_to": self.alternative_to, "summary": self.summary,
         }
 
 
@@ -462,7 +463,8 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         after = "\n".join(lines[i].text for i in range(shown_end + 1, min(len(lines), shown_end + 1 + CONTEXT_LINES)))
         return Match(e["slug"], e["title"], e["url"], e["category"], e["severity"],
                      e.get("role", "cause"), score, l1 + 1, l2 + 1, lines[l1].rank, sig.text,
-                     sig.variant, sig.kind, snippet[:2000], before[-1000:], after[:1000], root_cause, alt_of)
+                     sig.variant, sig.kind, snippet[:2000], before[-1000:], after[:1000], root_cause, alt_of,
+                     e.get("summary", ""))
 
     out = [build(ei, m, i == 0 and prep.entries[ei].get("role", "cause") == "cause", None)
            for i, (ei, m) in enumerate(result_order)]
