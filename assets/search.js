@@ -3,7 +3,6 @@
 import { describeResults, resultLabel, search, verdict, withDetails } from "./diagnose.js";
 
 const app = document.getElementById("search-app");
-app.hidden = false; // hidden in the HTML: without JavaScript its controls would do nothing
 const root = app.dataset.root;
 const indexUrl = new URL(app.dataset.index, document.baseURI).href;
 const detailsUrl = new URL(app.dataset.details, document.baseURI).href;
