@@ -54,8 +54,10 @@ def main() -> int:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site or tmp)))
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         if site is None:
-            subprocess.run([sys.executable, "build.py", "build", "--out", str(Path(tmp) / "site"),
-                            "--base-url", base + "site/"], cwd=ROOT, check=True, capture_output=True)
+            built = subprocess.run([sys.executable, "build.py", "build", "--out", str(Path(tmp) / "site"),
+                                    "--base-url", base + "site/"], cwd=ROOT, capture_output=True, text=True)
+            if built.returncode != 0:
+                sys.exit(f"the site did not build:\n{built.stderr}")
             base += "site/"
         threading.Thread(target=server.serve_forever, daemon=True).start()
         print(f"{'page':8s} {'form':8s} " + " ".join(f"{c:>15s}" for c in CATEGORIES))
