@@ -38,8 +38,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=tmp))
         base = f"http://127.0.0.1:{server.server_address[1]}/"
-        subprocess.run([sys.executable, "build.py", "build", "--out", str(Path(tmp) / "site"),
-                        "--base-url", base + "site/"], cwd=ROOT, check=True, capture_output=True)
+        built = subprocess.run([sys.executable, "build.py", "build", "--out", str(Path(tmp) / "site"),
+                                "--base-url", base + "site/"], cwd=ROOT, capture_output=True, text=True)
+        if built.returncode != 0:
+            sys.exit(f"the site did not build:\n{built.stderr}")
         threading.Thread(target=server.serve_forever, daemon=True).start()
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
