@@ -215,143 +215,162 @@ function codePoints(text, start, end) {
 }
 
 /**
+ * A log read for matching (matching.scan): its lines, the line of each word (`streamLine`), where
+ * each signature word occurs (`positions`), and whether source lines under traceback frames were
+ * left out (`skippedSource`).
+ */
+export function scan(prep, text, readSource = false) {
+  const lines = splitLines(text);
+  const vocab = prep.vocabulary;
+  let streamLine = new Int32Array(1024);
+  let n = 0;
+  const positions = new Map();
+  let skippedSource = false;
+  // A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
+  // when a line ends inside a word and the next starts with one, the two halves joined also
+  // count as a word, at the position of the first half.
+  let tail = null; // {word, pos}: the last word of the previous line, if it ended in a word
+  let frameIndent = -1; // indentation of the previous line when it was a traceback frame
+  const record = (word, pos) => {
+    let plist = positions.get(word);
+    if (!plist) { plist = []; positions.set(word, plist); }
+    plist.push(pos);
+  };
+  for (let li = 0; li < lines.length; li++) {
+    const line = lines[li].text;
+    // The line after a Python traceback frame, indented deeper than the frame, is source code,
+    // not output: a message quoted in code must not count as the message printed (unless the
+    // paste holds nothing else that matches: see diagnose). A paste indented as a whole keeps the
+    // error line at the frame's depth or less.
+    const indent = line.length - line.replace(/^[ \t]+/, "").length;
+    const source = frameIndent >= 0 && indent > frameIndent &&
+      !(readSource && line.trimStart().startsWith("raise "));
+    if (source) skippedSource = true;
+    frameIndent = FRAME_RE.test(line) ? indent : -1;
+    const toks = source ? [] : tokenizeLine(line).filter((t) => t !== WILD);
+    if (tail && toks.length && WORD_CHAR_RE.test(line.slice(0, 1))) {
+      const joined = tail.word + toks[0];
+      if (vocab.has(joined)) record(joined, tail.pos);
+    }
+    for (const tok of toks) {
+      if (vocab.has(tok)) record(tok, n);
+      if (n === streamLine.length) {
+        const grown = new Int32Array(streamLine.length * 2);
+        grown.set(streamLine);
+        streamLine = grown;
+      }
+      streamLine[n++] = li;
+    }
+    tail = toks.length && WORD_CHAR_RE.test(line.slice(-1)) ? { word: toks[toks.length - 1], pos: n - 1 } : null;
+  }
+  return { lines, streamLine, positions, skippedSource };
+}
+
+/**
+ * Every signature found (matching.match_signatures): signature index -> {score, first, last,
+ * spans}, `spans` being every accepted occurrence as {score, first, last}. Only signatures whose
+ * anchor words occur are tried.
+ */
+export function matchSignatures(prep, positions) {
+  const out = new Map();
+  const candidateSet = new Set();
+  for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
+  const candidates = [...candidateSet].sort((a, b) => a - b);
+  for (const si of candidates) {
+    const sig = prep.signatures[si];
+    const minCoverage = sig.kind === "alias" ? ALIAS_COVERAGE : MIN_COVERAGE;
+    const occurrences = []; // {found, first, last}
+    for (const anchor of sig.anchors) {
+      const plist = positions.get(sig.tokens[anchor]);
+      if (!plist) continue;
+      const limit = Math.min(plist.length, MAX_OCCURRENCES);
+      for (let k = 0; k < limit; k++) {
+        const [found, first, last, topFound] = align(sig, anchor, plist[k], positions);
+        const coverage = found / sig.total;
+        const whole = sig.contiguous && found >= sig.total - 1e-9 && last - first === sig.tokens.length - 1;
+        // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
+        // different failure unless nearly everything else matches.
+        if (coverage >= minCoverage && (found >= MIN_INFO || (whole && found >= MIN_INFO_EXACT)) &&
+            (topFound || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push({ found, first, last });
+      }
+    }
+    if (!occurrences.length) continue;
+    const spans = occurrences.map((o) => ({
+      score: round3(o.found / sig.total * Math.min(1.0, o.found / FULL_INFO)), first: o.first, last: o.last }));
+    let top = 0;
+    for (const o of occurrences) if (o.found > top) top = o.found;
+    let pick = null;
+    for (const o of occurrences) {
+      if (o.found >= top * SAME_FAILURE && (pick === null || o.first < pick.first)) pick = o;
+    }
+    const score = round3(top / sig.total * Math.min(1.0, top / FULL_INFO));
+    out.set(si, { score, first: pick.first, last: pick.last, spans });
+  }
+  return out;
+}
+
+/**
  * The failures a log shows: the root cause first, then the others in order of first
- * occurrence, then weaker alternative explanations of the same lines. Each result is
- * {slug, title, url, score, line, end_line, rank, category, severity, role, signature,
- *  variant, matched_by, text, before, after, root_cause, alternative_to}.
+ * occurrence, then weaker alternative explanations of the same lines (matching.diagnose_matches).
+ * Each result is {slug, title, url, score, line, end_line, rank, category, severity, role,
+ * signature, variant, matched_by, text, before, after, root_cause, alternative_to, summary}.
  */
 export function diagnose(index, text) {
   const prep = prepare(index);
-  const lines = splitLines(text);
-  let streamLine, n, positions, best, spans;
-  const vocab = prep.vocabulary;
-  // One pass over the log: where signature words occur, then every signature found. Returns
-  // whether source lines under traceback frames were left out.
-  const pass = (readSource) => {
-    streamLine = new Int32Array(1024);
-    n = 0;
-    positions = new Map();
-    let skipped = false;
-    // A terminal that hard-wraps at a fixed width splits words ("illegal me" / "mory access"):
-    // when a line ends inside a word and the next starts with one, the two halves joined also
-    // count as a word, at the position of the first half.
-    let tail = null; // [last word of the previous line, its position], if it ended in a word
-    let frameIndent = -1; // indentation of the previous line when it was a traceback frame
-    for (let li = 0; li < lines.length; li++) {
-      const text = lines[li].text;
-      // The line after a Python traceback frame, indented deeper than the frame, is source code,
-      // not output: a message quoted in code must not count as the message printed (unless the
-      // paste holds nothing else that matches: see below). A paste indented as a whole keeps the
-      // error line at the frame's depth or less.
-      const indent = text.length - text.replace(/^[ \t]+/, "").length;
-      const source = frameIndent >= 0 && indent > frameIndent &&
-        !(readSource && text.trimStart().startsWith("raise "));
-      if (source) skipped = true;
-      frameIndent = FRAME_RE.test(text) ? indent : -1;
-      const toks = source ? [] : tokenizeLine(text).filter((t) => t !== WILD);
-      if (tail && toks.length && WORD_CHAR_RE.test(text.slice(0, 1))) {
-        const joined = tail[0] + toks[0];
-        if (vocab.has(joined)) {
-          let plist = positions.get(joined);
-          if (!plist) { plist = []; positions.set(joined, plist); }
-          plist.push(tail[1]);
-        }
-      }
-      for (const tok of toks) {
-        if (vocab.has(tok)) {
-          let plist = positions.get(tok);
-          if (!plist) { plist = []; positions.set(tok, plist); }
-          plist.push(n);
-        }
-        if (n === streamLine.length) {
-          const grown = new Int32Array(streamLine.length * 2);
-          grown.set(streamLine);
-          streamLine = grown;
-        }
-        streamLine[n++] = li;
-      }
-      tail = toks.length && WORD_CHAR_RE.test(text.slice(-1)) ? [toks[toks.length - 1], n - 1] : null;
+  let scanned = scan(prep, text);
+  let matched = matchSignatures(prep, scanned.positions);
+  if (!matched.size && scanned.skippedSource) {
+    // A partial paste: traceback frames and the source lines Python quotes under them, with the
+    // message itself cut off. The `raise` lines quoted there are then the best evidence.
+    scanned = scan(prep, text, true);
+    matched = matchSignatures(prep, scanned.positions);
+  }
+  const { lines, streamLine } = scanned;
+  const best = new Map(); // entry -> {score, first, last, sig}
+  const spans = new Map(); // entry -> every accepted occurrence as {score, first, last}
+  for (const [si, m] of matched) {
+    const sig = prep.signatures[si];
+    if (!spans.has(sig.entry)) spans.set(sig.entry, []);
+    for (const s of m.spans) spans.get(sig.entry).push(s);
+    const current = best.get(sig.entry);
+    if (current === undefined || m.score > current.score || (m.score === current.score && m.first < current.first)) {
+      best.set(sig.entry, { score: m.score, first: m.first, last: m.last, sig });
     }
+  }
+  // A few shared words are not a finding: an entry matched only that weakly is left out.
+  for (const [ei, m] of [...best]) if (m.score < MIN_REPORT) best.delete(ei);
 
-    best = new Map(); // entry -> [score, first, last, sig]
-    spans = new Map(); // entry -> every accepted occurrence as [score, first, last]
-    const candidateSet = new Set();
-    for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
-    const candidates = [...candidateSet].sort((a, b) => a - b);
-    for (const si of candidates) {
-      const sig = prep.signatures[si];
-      const minCoverage = sig.kind === "alias" ? ALIAS_COVERAGE : MIN_COVERAGE;
-      const occurrences = [];
-      for (const anchor of sig.anchors) {
-        const plist = positions.get(sig.tokens[anchor]);
-        if (!plist) continue;
-        const limit = Math.min(plist.length, MAX_OCCURRENCES);
-        for (let k = 0; k < limit; k++) {
-          const o = align(sig, anchor, plist[k], positions);
-          const coverage = o[0] / sig.total;
-          // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
-          // different failure unless nearly everything else matches.
-          const whole = sig.contiguous && o[0] >= sig.total - 1e-9 && o[2] - o[1] === sig.tokens.length - 1;
-          if (coverage >= minCoverage && (o[0] >= MIN_INFO || (whole && o[0] >= MIN_INFO_EXACT)) &&
-              (o[3] || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push(o);
-        }
-      }
-      if (!occurrences.length) continue;
-      if (!spans.has(sig.entry)) spans.set(sig.entry, []);
-      for (const o of occurrences) {
-        spans.get(sig.entry).push([round3(o[0] / sig.total * Math.min(1.0, o[0] / FULL_INFO)), o[1], o[2]]);
-      }
-      let top = 0;
-      for (const o of occurrences) if (o[0] > top) top = o[0];
-      let pick = null;
-      for (const o of occurrences) {
-        if (o[0] >= top * SAME_FAILURE && (pick === null || o[1] < pick[1])) pick = o;
-      }
-      const coverage = top / sig.total;
-      const score = round3(coverage * Math.min(1.0, top / FULL_INFO));
-      const current = best.get(sig.entry);
-      if (current === undefined || score > current[0] || (score === current[0] && pick[1] < current[1])) {
-        best.set(sig.entry, [score, pick[1], pick[2], sig]);
-      }
-    }
-    return skipped;
-  };
-  // A partial paste: traceback frames and the source lines Python quotes under them, with the
-  // message itself cut off. The `raise` lines quoted there are then the best evidence (matching.py).
-  if (pass(false) && best.size === 0) pass(true);
-  // A few shared words are not a finding: an entry matched only that weakly is left out (matching.py).
-  for (const [ei, m] of [...best]) if (m[0] < MIN_REPORT) best.delete(ei);
-
+  // Group matches over the same lines: a match is an alternative explanation when a stronger
+  // entry matches at least as well somewhere on its lines (not only at that entry's best place).
   // At equal scores a cause comes before a consequence or warning matching the same lines, so a
   // wrapper that quotes the real error (BackendCompilerFailed around a Triton error) cannot own it.
-  const roleOrder = (ei) => ROLE_ORDER[prep.entries[ei].role || "cause"] ?? 0;
-  const ordered = [...best.entries()].sort((a, b) =>
-    (b[1][0] - a[1][0]) || (roleOrder(a[0]) - roleOrder(b[0])) || (a[1][1] - b[1][1]) ||
-    cmp(prep.entries[a[0]].slug, prep.entries[b[0]].slug));
-  const primaries = [];
-  const alternatives = [];
-  // A match is an alternative explanation when a stronger entry matches at least as well
-  // somewhere on its lines (not only at that entry's best place).
+  const roleOf = (ei) => prep.entries[ei].role || "cause";
+  const roleOrder = (ei) => ROLE_ORDER[roleOf(ei)] ?? 0;
+  const ordered = [...best.entries()].sort(([ea, a], [eb, b]) =>
+    (b.score - a.score) || (roleOrder(ea) - roleOrder(eb)) || (a.first - b.first) ||
+    cmp(prep.entries[ea].slug, prep.entries[eb].slug));
+  const primaries = []; // {ei, m}
+  const alternatives = []; // {ei, m, owner}
   for (const [ei, m] of ordered) {
-    const owner = primaries.find(([pe]) => spans.get(pe).some(([sc, f, la]) => sc >= m[0] && f <= m[2] && m[1] <= la));
-    if (owner === undefined) primaries.push([ei, m]);
-    else alternatives.push([ei, m, owner[0]]);
+    const owner = primaries.find((p) => spans.get(p.ei).some((s) => s.score >= m.score && s.first <= m.last && m.first <= s.last));
+    if (owner === undefined) primaries.push({ ei, m });
+    else alternatives.push({ ei, m, owner: owner.ei });
   }
-  primaries.sort((a, b) => (a[1][1] - b[1][1]) || (b[1][0] - a[1][0]));
+  primaries.sort((a, b) => (a.m.first - b.m.first) || (b.m.score - a.m.score));
   // The root cause: the earliest cause that is nearly as strong as the strongest match, so a
   // faint cause does not displace a clear consequence.
   let strongest = 0;
-  for (const [, m] of primaries) if (m[0] > strongest) strongest = m[0];
-  const eligible = primaries.filter(([ei, m]) => (prep.entries[ei].role || "cause") === "cause" && m[0] >= strongest * ROOT_SHARE);
+  for (const p of primaries) if (p.m.score > strongest) strongest = p.m.score;
+  const eligible = primaries.filter((p) => roleOf(p.ei) === "cause" && p.m.score >= strongest * ROOT_SHARE);
   // A cause seen only on lines logged as warnings is not the root when another cause is on an
-  // error line (matching.py).
-  let root = eligible.find(([, m]) => !(lines[streamLine[m[1]]].warning && lines[streamLine[m[2]]].warning));
+  // error line.
+  let root = eligible.find((p) => !(lines[streamLine[p.m.first]].warning && lines[streamLine[p.m.last]].warning));
   // Without a cause, the strongest match heads the list; at equal strength a consequence (the
-  // abort, the relay) before a mere warning, then the earliest (matching.py).
+  // abort, the relay) before a mere warning, then the earliest.
   if (root === undefined) {
     if (eligible.length) root = eligible[0];
     else {
-      const rank = ([ei, m]) => [m[0], (prep.entries[ei].role || "cause") !== "warning" ? 1 : 0, -m[1]];
+      const rank = (p) => [p.m.score, roleOf(p.ei) !== "warning" ? 1 : 0, -p.m.first];
       for (const p of primaries) {
         if (root === undefined) { root = p; continue; }
         const a = rank(p), b = rank(root);
@@ -363,25 +382,23 @@ export function diagnose(index, text) {
 
   const build = (ei, m, rootCause, altOf) => {
     const e = prep.entries[ei];
-    const [score, first, last, sig] = m;
-    const l1 = streamLine[first], l2 = streamLine[last];
+    const l1 = streamLine[m.first], l2 = streamLine[m.last];
     const shownEnd = Math.min(l2, l1 + 5);
     const snippet = [], before = [], after = [];
     for (let i = l1; i <= shownEnd; i++) snippet.push(lines[i].text);
     for (let i = Math.max(0, l1 - CONTEXT_LINES); i < l1; i++) before.push(lines[i].text);
     for (let i = shownEnd + 1; i < Math.min(lines.length, shownEnd + 1 + CONTEXT_LINES); i++) after.push(lines[i].text);
     return {
-      slug: e.slug, title: e.title, url: e.url, score, line: l1 + 1, end_line: l2 + 1,
+      slug: e.slug, title: e.title, url: e.url, score: m.score, line: l1 + 1, end_line: l2 + 1,
       rank: lines[l1].rank, category: e.category, severity: e.severity, role: e.role || "cause",
-      signature: sig.text, variant: sig.variant, matched_by: sig.kind,
+      signature: m.sig.text, variant: m.sig.variant, matched_by: m.sig.kind,
       text: codePoints(snippet.join("\n"), 0, 2000), before: codePoints(before.join("\n"), -1000),
       after: codePoints(after.join("\n"), 0, 1000), root_cause: rootCause, alternative_to: altOf,
       summary: e.summary || "",
     };
   };
-  const out = resultOrder.map(([ei, m], i) =>
-    build(ei, m, i === 0 && (prep.entries[ei].role || "cause") === "cause", null));
-  for (const [ei, m, owner] of alternatives) out.push(build(ei, m, false, prep.entries[owner].slug));
+  const out = resultOrder.map((p, i) => build(p.ei, p.m, i === 0 && roleOf(p.ei) === "cause", null));
+  for (const a of alternatives) out.push(build(a.ei, a.m, false, prep.entries[a.owner].slug));
   return out;
 }
 
