@@ -619,14 +619,13 @@ export function verdict(results) {
  * error line finds its entry), then free-text query results not already listed.
  */
 export function search(index, text, limit = 20) {
-  const bySlug = new Map(index.entries.map((e) => [e.slug, e]));
   const out = [];
   const seen = new Set();
   for (const m of diagnose(index, text)) {
     if (seen.has(m.slug)) continue;
     seen.add(m.slug);
     out.push({ slug: m.slug, title: m.title, url: m.url, category: m.category, severity: m.severity,
-      summary: bySlug.get(m.slug).summary || "", score: m.score, matched: m.signature });
+      summary: m.summary, score: m.score, matched: m.signature });
   }
   // Once the text names a failure, only entries matching every word of it are worth adding.
   for (const r of query(index, text, limit, out.length > 0)) {

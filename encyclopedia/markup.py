@@ -3,7 +3,6 @@ entry links, and reading the structure (sections, FAQ, code blocks) that other s
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import html
 import re
@@ -117,7 +116,7 @@ def render_fields(entry) -> RenderedFields:
     `slug.md` links point at entry pages (whether those exist is checked with the collection)."""
     links: list[tuple[str, int | None, str]] = []
 
-    def render(text: str, field: str, index: int | None = None, unlinked: bool = False):
+    def linked(text: str, field: str, index: int | None = None) -> list:
         tokens = _PARSER.parseInline(text)
         for tok in tokens:
             for child in tok.children or []:
@@ -126,22 +125,23 @@ def render_fields(entry) -> RenderedFields:
                     if m:
                         links.append((field, index, m.group(1)))
                         child.attrs["href"] = f"../{m.group(1)}/{m.group(2) or ''}"
-        html = _PARSER.renderer.render(tokens, _PARSER.options, {})
-        if not unlinked:
-            return html
-        for tok in tokens:
-            tok.children = [c for c in tok.children or [] if c.type not in ("link_open", "link_close")]
-        return html, _PARSER.renderer.render(tokens, _PARSER.options, {})
+        return tokens
 
-    summary, summary_unlinked = render(entry.summary, "summary", unlinked=True)
-    fields = RenderedFields(
-        summary=summary, summary_unlinked=summary_unlinked, fix=render(entry.fix, "fix"),
-        checked=render(entry.checked, "checked") if entry.checked else "",
-        causes=tuple(render(c, "causes", i) for i, c in enumerate(entry.causes)),
-        symptoms=tuple((render(s.symptom, "symptoms", i), render(s.why, "symptoms", i))
+    def render(tokens: list) -> str:
+        return _PARSER.renderer.render(tokens, _PARSER.options, {})
+
+    summary = linked(entry.summary, "summary")
+    summary_html = render(summary)
+    for tok in summary:  # the listing's copy: links become their text
+        tok.children = [c for c in tok.children or [] if c.type not in ("link_open", "link_close")]
+    return RenderedFields(
+        summary=summary_html, summary_unlinked=render(summary),
+        fix=render(linked(entry.fix, "fix")),
+        checked=render(linked(entry.checked, "checked")) if entry.checked else "",
+        causes=tuple(render(linked(c, "causes", i)) for i, c in enumerate(entry.causes)),
+        symptoms=tuple((render(linked(s.symptom, "symptoms", i)), render(linked(s.why, "symptoms", i)))
                        for i, s in enumerate(entry.symptoms)),
-        links=())
-    return dataclasses.replace(fields, links=tuple(links))
+        links=tuple(links))
 
 
 def plain_text(markdown_text: str) -> str:

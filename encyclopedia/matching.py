@@ -672,14 +672,13 @@ def search(index: dict, text: str, limit: int = 20, prepared: Prepared | None = 
     error line finds its entry), then free-text query results not already listed. `prepared` and
     `query_index`, when given, are `prepare(index)` and `prepare_query(index)`, made once by a
     caller that searches many times."""
-    details = {e["slug"]: e for e in index["entries"]}
     out, seen = [], set()
     for m in diagnose_matches(prepared or index, text):
         if m.slug in seen:
             continue
         seen.add(m.slug)
         out.append({"slug": m.slug, "title": m.title, "url": m.url, "category": m.category,
-                    "severity": m.severity, "summary": details[m.slug].get("summary", ""),
+                    "severity": m.severity, "summary": m.summary,
                     "score": m.score, "matched": m.signature})
     # Once the text names a failure, only entries matching every word of it are worth adding.
     for r in query(query_index or index, text, limit, require_all=bool(out)):
