@@ -313,7 +313,8 @@ export function matchSignatures(prep, positions) {
  * The failures a log shows: the root cause first, then the others in order of first
  * occurrence, then weaker alternative explanations of the same lines (matching.diagnose_matches).
  * Each result is {slug, title, url, score, line, end_line, rank, category, severity, role,
- * signature, variant, matched_by, text, before, after, root_cause, alternative_to, summary}.
+ * signature, variant, matched_by, text, before, after, root_cause, alternative_to, summary,
+ * ranks}; ranks lists {rank, line} where the failure first shows on each rank the log names.
  */
 export function diagnose(index, text) {
   const prep = prepare(index);
@@ -380,6 +381,17 @@ export function diagnose(index, text) {
   }
   const resultOrder = root ? [root, ...primaries.filter((p) => p !== root)] : [];
 
+  // Where the failure first shows on each rank the log names (matching.diagnose_matches).
+  const firstByRank = (ei) => {
+    const firsts = new Map();
+    for (const s of spans.get(ei)) {
+      const line = streamLine[s.first];
+      const rank = lines[line].rank;
+      if (s.score >= MIN_REPORT && rank !== null && line < (firsts.get(rank) ?? lines.length)) firsts.set(rank, line);
+    }
+    return [...firsts].sort((a, b) => a[0] - b[0]).map(([rank, line]) => ({ rank, line: line + 1 }));
+  };
+
   const build = (ei, m, rootCause, altOf) => {
     const e = prep.entries[ei];
     const l1 = streamLine[m.first], l2 = streamLine[m.last];
@@ -394,7 +406,7 @@ export function diagnose(index, text) {
       signature: m.sig.text, variant: m.sig.variant, matched_by: m.sig.kind,
       text: codePoints(snippet.join("\n"), 0, 2000), before: codePoints(before.join("\n"), -1000),
       after: codePoints(after.join("\n"), 0, 1000), root_cause: rootCause, alternative_to: altOf,
-      summary: e.summary || "",
+      summary: e.summary || "", ranks: firstByRank(ei),
     };
   };
   const out = resultOrder.map((p, i) => build(p.ei, p.m, i === 0 && roleOf(p.ei) === "cause", null));

@@ -13,6 +13,7 @@ const logBox = document.getElementById("log");
 const logFile = document.getElementById("log-file");
 const logStatus = document.getElementById("log-status");
 const logResults = document.getElementById("log-results");
+const logTimeline = document.getElementById("log-timeline");
 const runButton = document.getElementById("diagnose");
 
 // Pastes larger than this are kept out of the textarea (rendering them is what freezes a tab).
@@ -43,6 +44,84 @@ function el(tag, attrs = {}, ...children) {
   }
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// ---- per-rank timeline -----------------------------------------------------------------------
+// A multi-rank log is drawn as one row per rank, each failure marked where it first shows on that
+// rank (the log's line order standing for time), so the rank that failed first is seen at a
+// glance. Shapes, not only colours, tell the failures apart; the same facts follow as a table.
+const TIMELINE_MAX_RANKS = 64;
+const MARKERS = 4; // shapes (and colours) before they repeat
+
+function marker(kind, x, y, r) {
+  const shape = kind % MARKERS;
+  if (shape === 0) return svg("circle", { cx: x, cy: y, r });
+  if (shape === 1) return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r });
+  if (shape === 2) return svg("polygon", { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}` });
+  return svg("polygon", { points: `${x},${y - r - 1} ${x + r + 1},${y + r} ${x - r - 1},${y + r}` });
+}
+
+function legendIcon(kind) {
+  return svg("svg", { class: `tl-k${kind % MARKERS}`, width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true" },
+    marker(kind, 7, 7, 5));
+}
+
+function showTimeline(results) {
+  // Warnings are left out: the drawing answers which rank failed first.
+  const failures = results.filter((r) => !r.alternative_to && r.role !== "warning" && r.ranks && r.ranks.length);
+  const points = []; // {rank, line, kind}
+  failures.forEach((r, kind) => { for (const p of r.ranks) points.push({ rank: p.rank, line: p.line, kind }); });
+  const allRanks = [...new Set(points.map((p) => p.rank))].sort((a, b) => a - b);
+  if (allRanks.length < 2) return;
+  const firstLine = new Map();
+  for (const p of points) if (!firstLine.has(p.rank) || p.line < firstLine.get(p.rank)) firstLine.set(p.rank, p.line);
+  // With very many ranks, the rows drawn are the ranks where something showed first.
+  const ranks = allRanks.length <= TIMELINE_MAX_RANKS ? allRanks
+    : [...allRanks].sort((a, b) => firstLine.get(a) - firstLine.get(b) || a - b).slice(0, TIMELINE_MAX_RANKS).sort((a, b) => a - b);
+  const shown = points.filter((p) => ranks.includes(p.rank));
+  const first = shown.reduce((a, b) => (b.line < a.line || (b.line === a.line && b.kind < a.kind) ? b : a));
+  const lo = Math.min(...shown.map((p) => p.line)), hi = Math.max(...shown.map((p) => p.line));
+  const left = 64, right = 16, top = 8, row = 20, width = 640;
+  const height = top * 2 + row * ranks.length + 18;
+  const x = (line) => (hi === lo ? left + (width - left - right) / 2 : left + (line - lo) / (hi - lo) * (width - left - right));
+  const y = (rank) => top + row * ranks.indexOf(rank) + row / 2;
+  const firstName = failures[first.kind].title;
+  const caption = `Where each failure first shows, by rank (left to right: line in the log). ` +
+    `First: rank ${first.rank}, line ${first.line} (${firstName}).` +
+    (ranks.length < allRanks.length ? ` ${allRanks.length - ranks.length} more ranks are in the table.` : "");
+  const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "timeline-caption",
+    preserveAspectRatio: "xMinYMin meet" });
+  for (const rank of ranks) {
+    drawing.append(svg("line", { class: "tl-row", x1: left, x2: width - right, y1: y(rank), y2: y(rank) }),
+      svg("text", { class: "tl-label", x: left - 8, y: y(rank) + 4, "text-anchor": "end" }, `rank ${rank}`));
+  }
+  drawing.append(svg("text", { class: "tl-label", x: left, y: height - 4 }, `line ${lo}`),
+    svg("text", { class: "tl-label", x: width - right, y: height - 4, "text-anchor": "end" }, `line ${hi}`));
+  drawing.append(svg("circle", { class: "tl-first", cx: x(first.line), cy: y(first.rank), r: 9 }));
+  for (const p of shown) {
+    const mark = marker(p.kind, x(p.line), y(p.rank), 5);
+    mark.setAttribute("class", `tl-k${p.kind % MARKERS}`);
+    mark.append(svg("title", {}, `${failures[p.kind].title}: rank ${p.rank}, line ${p.line}`));
+    drawing.append(mark);
+  }
+  const legend = el("ul", { class: "tl-legend" },
+    ...failures.map((r, kind) => el("li", {}, legendIcon(kind), " ", r.title)));
+  const rows = points.slice().sort((a, b) => a.rank - b.rank || a.line - b.line || a.kind - b.kind)
+    .map((p) => el("tr", {}, el("td", {}, String(p.rank)), el("td", {}, failures[p.kind].title), el("td", {}, String(p.line))));
+  const table = el("details", { class: "tl-table" }, el("summary", {}, "The same as a table"),
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Rank"),
+      el("th", { scope: "col" }, "Failure"), el("th", { scope: "col" }, "First line"))), el("tbody", {}, ...rows)));
+  logTimeline.append(el("figure", { class: "timeline" },
+    el("figcaption", { id: "timeline-caption" }, caption), drawing, legend, table));
 }
 
 function entryLink(result) {
@@ -111,6 +190,7 @@ function getWorker() {
 function runDiagnose(input) {
   jobId += 1;
   logResults.replaceChildren();
+  logTimeline.replaceChildren();
   logStatus.textContent = "Matching in your browser…";
   loadIndex().catch(() => {}); // fetched while the worker matches; a failure is shown with the results
   getWorker().postMessage({ id: jobId, indexUrl, ...input });
@@ -127,6 +207,7 @@ function showTriage(data, results) {
   }
   const failures = results.filter((r) => !r.alternative_to).length;
   logStatus.textContent = `${verdict(results)} ${failures} match${failures === 1 ? "" : "es"} in ${size} (${Math.round(ms)} ms).`;
+  showTimeline(results);
   for (const r of results) {
     const label = resultLabel(r, r === results[0]);
     const where = `line ${r.line}` + (r.rank !== null && r.rank !== undefined ? `, rank ${r.rank}` : "");

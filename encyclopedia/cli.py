@@ -323,6 +323,8 @@ def cmd_diagnose(root: Path, args) -> int:
     results = matching.diagnose(prepared, job.text)
     for r in results:
         r["file"], r["file_line"] = job.locate(r["line"])
+        for first in r["ranks"]:
+            first["file"], first["file_line"] = job.locate(first["line"])
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return EXIT_OK if results else EXIT_PROBLEMS
@@ -335,6 +337,9 @@ def cmd_diagnose(root: Path, args) -> int:
             for g in guesses:
                 print(f"   {g['title']} [{g['slug']}]: entries/{g['slug']}.md")
     return EXIT_OK if results else EXIT_PROBLEMS
+
+
+RANKS_LISTED = 8  # ranks named per result in the terminal report
 
 
 def format_report(results: list[dict], several: bool = False) -> str:
@@ -356,6 +361,14 @@ def format_report(results: list[dict], several: bool = False) -> str:
         first = r["text"].splitlines()[0] if r["text"] else ""
         out.append(f"   > {first[:200]}")
         out.append(f"   matched: {r['signature']}" + (f" ({r['variant']})" if r["variant"] else ""))
+        if len(r["ranks"]) > 1:
+            # A failure seen on several ranks: where it showed first on each. In one log, line
+            # order is time order; across files (one per rank) it is not, so they go by rank.
+            order = r["ranks"] if several else sorted(r["ranks"], key=lambda p: (p["line"], p["rank"]))
+            shown = [f"rank {p['rank']} {place(p)}" for p in order]
+            more = f", and {len(shown) - RANKS_LISTED} more" if len(shown) > RANKS_LISTED else ""
+            head = "first on each rank" if several else "first on each rank, earliest first"
+            out.append(f"   {head}: {', '.join(shown[:RANKS_LISTED])}{more}")
         out.append(f"   read: entries/{r['slug']}.md")
     return "\n".join(out)
 

@@ -253,6 +253,8 @@ class Match:
     root_cause: bool
     alternative_to: str | None
     summary: str = ""  # the entry's summary, plain text ("" when the index has no details)
+    ranks: tuple = ()  # (rank, 1-based line) where the failure first shows on each rank named
+
 
     def as_json(self) -> dict:
         return {
@@ -262,6 +264,7 @@ class Match:
             "signature": self.signature, "variant": self.variant, "matched_by": self.kind,
             "text": self.text, "before": self.before, "after": self.after,
             "root_cause": self.root_cause, "alternative_to": self.alternative_to, "summary": self.summary,
+            "ranks": [{"rank": r, "line": n} for r, n in self.ranks],
         }
 
 
@@ -453,6 +456,16 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
                     p[1][0], prep.entries[p[0]].get("role", "cause") != "warning", -p[1][1])))
     result_order = ([root] if root else []) + [p for p in primaries if p is not root]
 
+    def first_by_rank(ei) -> tuple:
+        """Where the failure first shows on each rank the log names (for a per-rank timeline)."""
+        firsts: dict[int, int] = {}
+        for score, first, _ in spans[ei]:
+            line = stream_line[first]
+            rank = lines[line].rank
+            if score >= MIN_REPORT and rank is not None and line < firsts.get(rank, len(lines)):
+                firsts[rank] = line
+        return tuple((rank, line + 1) for rank, line in sorted(firsts.items()))
+
     def build(ei, m, root_cause, alt_of):
         e = prep.entries[ei]
         score, first, last, sig = m
@@ -464,7 +477,7 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         return Match(e["slug"], e["title"], e["url"], e["category"], e["severity"],
                      e.get("role", "cause"), score, l1 + 1, l2 + 1, lines[l1].rank, sig.text,
                      sig.variant, sig.kind, snippet[:2000], before[-1000:], after[:1000], root_cause, alt_of,
-                     e.get("summary", ""))
+                     e.get("summary", ""), first_by_rank(ei))
 
     out = [build(ei, m, i == 0 and prep.entries[ei].get("role", "cause") == "cause", None)
            for i, (ei, m) in enumerate(result_order)]

@@ -196,6 +196,28 @@ def test_a_multi_rank_log_is_triaged_with_the_root_cause_first(site, page):
     assert status.startswith(f"Root cause: CUDA out of memory (OOM) (line {OOM_LINE}, rank 3).") and " matches in " in status, status
 
 
+def test_a_multi_rank_log_gets_a_per_rank_timeline_with_its_facts_as_a_table(site, page):
+    page.goto(site + "search/")
+    run_triage(page, MULTI_RANK_LOG)
+    figure = page.locator("#log-timeline figure")
+    caption = figure.locator("figcaption").text_content()
+    assert caption.endswith(f"First: rank 3, line {OOM_LINE} (CUDA out of memory (OOM)).") and "by rank" in caption, caption
+    drawing = figure.locator("svg[role=img]")
+    assert drawing.get_attribute("aria-labelledby") == "timeline-caption"
+    assert drawing.locator("text").all_text_contents()[:4] == ["rank 0", "rank 1", "rank 2", "rank 3"]
+    # One marker per failure and rank, each named; the warning on rank 0 is not drawn.
+    titles = sorted(drawing.locator("title").all_text_contents())
+    assert titles == [f"CUDA out of memory (OOM): rank 3, line {OOM_LINE}"] + [
+        f"NCCL watchdog caught collective operation timeout: rank {r}, line {OOM_LINE + 1 + r}" for r in range(3)], titles
+    rows = figure.locator("details.tl-table tbody tr").evaluate_all(
+        "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    assert rows[-1] == ["3", "CUDA out of memory (OOM)", str(OOM_LINE)], rows
+    assert len(rows) == 4
+    # A log from one process draws nothing.
+    run_triage(page, "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert page.locator("#log-timeline figure").count() == 0
+
+
 def test_on_a_phone_the_verdict_is_brought_into_view_after_triage(site, browser):
     ctx = browser.new_context(viewport={"width": 375, "height": 812})
     try:

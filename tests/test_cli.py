@@ -104,6 +104,30 @@ def test_diagnose_reads_several_logs_one_per_rank_and_gzip_as_one_job(content, t
     assert found["launcher-exit"] == ("train_rank2.log", 1, 2)
 
 
+def test_diagnose_says_where_a_failure_first_shows_on_each_rank(content, tmp_path):
+    # The same failure on three ranks in one interleaved log: where it first shows on each,
+    # earliest first (line order is time order in one log).
+    cause = LOG.splitlines()[2].split(": ", 1)[1]
+    interleaved = f"[rank2]: step ok\n[rank1]: {cause}\n[rank0]: step ok\n[rank2]: {cause}\n[rank0]: {cause}\n"
+    report = run("diagnose", "--entries", str(content), stdin=interleaved)
+    assert report.returncode == 0, report.stderr
+    assert "   first on each rank, earliest first: rank 1 line 2, rank 2 line 4, rank 0 line 5" in report.stdout.splitlines()
+    # One file per rank: by rank (file order says nothing about time), with file and file line,
+    # in the report and in --json.
+    for rank, noise in ((0, 4), (1, 1), (2, 2)):
+        (tmp_path / f"rank{rank}.log").write_text("step ok\n" * noise + cause + "\n")
+    files = [str(tmp_path / f"rank{r}.log") for r in range(3)]
+    report = run("diagnose", *files, "--entries", str(content))
+    where = [f"rank {r} {tmp_path / f'rank{r}.log'}:{n}" for r, n in ((0, 5), (1, 2), (2, 3))]
+    assert "   first on each rank: " + ", ".join(where) in report.stdout.splitlines()
+    found = json.loads(run("diagnose", *files, "--json", "--entries", str(content)).stdout)
+    ranks = [(p["rank"], p["file"].rsplit("/", 1)[1], p["file_line"]) for p in found[0]["ranks"]]
+    assert ranks == [(0, "rank0.log", 5), (1, "rank1.log", 2), (2, "rank2.log", 3)]
+    # One rank: no such line.
+    single = run("diagnose", files[0], "--entries", str(content))
+    assert "first on each rank" not in single.stdout
+
+
 def test_diagnose_verdict_says_when_a_log_shows_only_consequences(content):
     result = run("diagnose", "--entries", str(content), stdin=LOG.splitlines()[-1] + "\n")
     assert result.returncode == 0

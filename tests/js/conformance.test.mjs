@@ -21,7 +21,7 @@ for (const c of cases.diagnose) {
     const results = diagnose(index, c.log);
     if (c.exact) assert.deepEqual(results.map((r) => r.slug), c.expect.map((e) => e.slug));
     c.expect.forEach((want, i) => {
-      for (const [key, value] of Object.entries(want)) assert.equal(results[i][key], value, key);
+      for (const [key, value] of Object.entries(want)) assert.deepStrictEqual(results[i][key], value, key);
     });
     for (const r of results) assert.ok(r.score > 0 && r.score <= 1);
   });
