@@ -90,9 +90,12 @@ function showTimeline(results) {
   const shown = points.filter((p) => ranks.includes(p.rank));
   const first = shown.reduce((a, b) => (b.line < a.line || (b.line === a.line && b.kind < a.kind) ? b : a));
   const lo = Math.min(...shown.map((p) => p.line)), hi = Math.max(...shown.map((p) => p.line));
-  const left = 64, right = 16, top = 8, row = 20, width = 640;
+  // Drawn at the width it will be shown at (up to 640 px), so its labels keep their size on a phone.
+  const width = Math.round(Math.min(640, Math.max(300, logTimeline.clientWidth || 640)));
+  const left = 64, right = 16, top = 8, row = 20, pad = 14; // pad: markers clear the labels
   const height = top * 2 + row * ranks.length + 18;
-  const x = (line) => (hi === lo ? left + (width - left - right) / 2 : left + (line - lo) / (hi - lo) * (width - left - right));
+  const span = width - left - right - 2 * pad;
+  const x = (line) => left + pad + (hi === lo ? span / 2 : (line - lo) / (hi - lo) * span);
   const y = (rank) => top + row * ranks.indexOf(rank) + row / 2;
   const firstName = failures[first.kind].title;
   const caption = `Where each failure first shows, by rank (left to right: line in the log). ` +
