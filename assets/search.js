@@ -36,23 +36,21 @@ function loadIndex() {
   return indexPromise;
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
+/** Fills a new element: attributes (set as text, never parsed) and children (nodes or text). */
+function fill(node, attrs, children) {
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
+}
+
+function el(tag, attrs = {}, ...children) {
+  return fill(document.createElement(tag), attrs, children);
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return node;
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
 // ---- per-rank timeline -----------------------------------------------------------------------

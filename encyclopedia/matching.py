@@ -255,7 +255,6 @@ class Match:
     summary: str = ""  # the entry's summary, plain text ("" when the index has no details)
     ranks: tuple = ()  # (rank, 1-based line) where the failure first shows on each rank named
 
-
     def as_json(self) -> dict:
         return {
             "slug": self.slug, "title": self.title, "url": self.url, "score": self.score,
