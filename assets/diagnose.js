@@ -83,6 +83,9 @@ export function tokenizeLine(line, signature = false) {
       const parts = m[G.path].split(/[/\\]/);
       const name = parts[parts.length - 1];
       if (SOURCE_FILE_RE.test(name)) tokens.push(name.toLowerCase());
+    } else if (m[G.source] !== undefined) {
+      afterNumber = false;
+      tokens.push(m[G.source].toLowerCase());
     } else {
       afterNumber = m[G.hex] !== undefined || m[G.num] !== undefined;
       if (m[G.num] !== undefined) {

@@ -98,6 +98,9 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
             name = m.group().replace("\\", "/").rpartition("/")[2]
             if SOURCE_FILE_RE.fullmatch(name):
                 tokens.append(name.lower())
+        elif kind == "source":
+            after_number = False
+            tokens.append(m.group().lower())
         else:
             after_number = kind in ("num", "hex")
             if kind == "num":
