@@ -83,6 +83,9 @@ export function tokenizeLine(line, signature = false) {
       const parts = m[G.path].split(/[/\\]/);
       const name = parts[parts.length - 1];
       if (SOURCE_FILE_RE.test(name)) tokens.push(name.toLowerCase());
+    } else if (m[G.source] !== undefined) {
+      afterNumber = false;
+      tokens.push(m[G.source].toLowerCase());
     } else {
       afterNumber = m[G.hex] !== undefined || m[G.num] !== undefined;
       if (m[G.num] !== undefined) {
@@ -313,7 +316,7 @@ export function matchSignatures(prep, positions) {
  * The failures a log shows: the root cause first, then the others in order of first
  * occurrence, then weaker alternative explanations of the same lines (matching.diagnose_matches).
  * Each result is {slug, title, url, score, line, end_line, rank, category, severity, role,
- * signature, variant, matched_by, text, before, after, root_cause, alternative_to, summary,
+ * signature, variant, matched_by, text, before, after, root_cause, alternative_to, summary, fix,
  * ranks}; ranks lists {rank, line} where the failure first shows on each rank the log names.
  */
 export function diagnose(index, text) {
@@ -406,7 +409,7 @@ export function diagnose(index, text) {
       signature: m.sig.text, variant: m.sig.variant, matched_by: m.sig.kind,
       text: codePoints(snippet.join("\n"), 0, 2000), before: codePoints(before.join("\n"), -1000),
       after: codePoints(after.join("\n"), 0, 1000), root_cause: rootCause, alternative_to: altOf,
-      summary: e.summary || "", ranks: firstByRank(ei),
+      summary: e.summary || "", fix: e.fix || "", ranks: firstByRank(ei),
     };
   };
   const out = resultOrder.map((p, i) => build(p.ei, p.m, i === 0 && roleOf(p.ei) === "cause", null));
@@ -532,7 +535,7 @@ export function withDetails(index, details) {
 
 /**
  * diagnose() results made on search/index.json alone (in the worker), completed with what they
- * show from the whole index: title, URL, category, severity, summary and the matched signature's variant.
+ * show from the whole index: title, URL, category, severity, summary, fix and the matched signature's variant.
  */
 export function describeResults(results, index) {
   const bySlug = new Map(index.entries.map((e) => [e.slug, e]));
@@ -540,7 +543,7 @@ export function describeResults(results, index) {
     const e = bySlug.get(r.slug);
     const sig = r.matched_by === "signature" ? e.signatures.find((s) => s[0] === r.signature) : null;
     return { ...r, title: e.title, url: e.url, category: e.category, severity: e.severity,
-      variant: sig && sig.length > 1 ? sig[1] : "", summary: e.summary || "" };
+      variant: sig && sig.length > 1 ? sig[1] : "", summary: e.summary || "", fix: e.fix || "" };
   });
 }
 

@@ -76,6 +76,10 @@ export default Object.freeze({
       "(?<![A-Za-z0-9_])(?:[A-Za-z]:\\\\|~?/|\\.\\.?/)[^\\s'\\\"(),;:\\]\\[]*"
     ],
     [
+      "source",
+      "(?<![A-Za-z0-9_.\\-])[A-Za-z_][A-Za-z0-9_]*\\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)(?![A-Za-z0-9_]|\\.[A-Za-z0-9_])"
+    ],
+    [
       "hex",
       "0[xX][0-9a-fA-F]+"
     ],

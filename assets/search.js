@@ -216,11 +216,12 @@ function showTriage(data, results) {
     // not given a number.
     const wording = r.signature.replace(/\{[A-Za-z0-9_.]*\}/g, "…");
     const partial = r.score < 0.6 ? " · a partial match" : "";
-    // Each failure leads with what it is (its summary); the reader's own lines follow, then
+    // Each failure leads with what it is (its summary) and what to do (its fix); the reader's own lines follow, then
     // where they are, and which wording matched behind a toggle.
     logResults.append(el("li", {},
       el("span", { class: r.root_cause ? "root" : "" }, `${label}: `), entryLink(r), " ", badges(r),
       ...(r.summary ? [el("p", { class: "summary" }, r.summary)] : []),
+      ...(r.fix ? [el("p", { class: "fix" }, el("strong", {}, "Fix: "), r.fix)] : []),
       el("pre", { class: "log", tabindex: "0" }, el("code", {},
         ...(r.before ? [el("span", { class: "context" }, r.before + "\n")] : []),
         el("mark", {}, r.text),

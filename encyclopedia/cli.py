@@ -357,6 +357,8 @@ def format_report(results: list[dict], several: bool = False) -> str:
         out.append(f"{i + 1}. {label}: {r['title']} [{r['slug']}]")
         if r.get("summary"):
             out.append(f"   {r['summary']}")
+        if r.get("fix"):
+            out.append(f"   Fix: {r['fix']}")
         out.append(f"   {where}; {r['category']}, severity {r['severity']}, confidence {r['score']:.2f}")
         first = r["text"].splitlines()[0] if r["text"] else ""
         out.append(f"   > {first[:200]}")

@@ -98,6 +98,9 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
             name = m.group().replace("\\", "/").rpartition("/")[2]
             if SOURCE_FILE_RE.fullmatch(name):
                 tokens.append(name.lower())
+        elif kind == "source":
+            after_number = False
+            tokens.append(m.group().lower())
         else:
             after_number = kind in ("num", "hex")
             if kind == "num":
@@ -254,6 +257,7 @@ class Match:
     alternative_to: str | None
     summary: str = ""  # the entry's summary, plain text ("" when the index has no details)
     ranks: tuple = ()  # (rank, 1-based line) where the failure first shows on each rank named
+    fix: str = ""  # the entry's fix, plain text ("" when the index has no details)
 
     def as_json(self) -> dict:
         return {
@@ -263,7 +267,7 @@ class Match:
             "signature": self.signature, "variant": self.variant, "matched_by": self.kind,
             "text": self.text, "before": self.before, "after": self.after,
             "root_cause": self.root_cause, "alternative_to": self.alternative_to, "summary": self.summary,
-            "ranks": [{"rank": r, "line": n} for r, n in self.ranks],
+            "fix": self.fix, "ranks": [{"rank": r, "line": n} for r, n in self.ranks],
         }
 
 
@@ -476,7 +480,7 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         return Match(e["slug"], e["title"], e["url"], e["category"], e["severity"],
                      e.get("role", "cause"), score, l1 + 1, l2 + 1, lines[l1].rank, sig.text,
                      sig.variant, sig.kind, snippet[:2000], before[-1000:], after[:1000], root_cause, alt_of,
-                     e.get("summary", ""), first_by_rank(ei))
+                     e.get("summary", ""), first_by_rank(ei), e.get("fix", ""))
 
     out = [build(ei, m, i == 0 and prep.entries[ei].get("role", "cause") == "cause", None)
            for i, (ei, m) in enumerate(result_order)]

@@ -24,7 +24,7 @@ def build_search_index(entries: list[Entry]) -> dict:
     files). What `diagnose` and the tests search; `split_index` divides it into the two published
     files (docs/search.md gives their format). Its shape:
       version  int
-      entries  [{slug, url, title, category, severity, role, tags, systems, summary,
+      entries  [{slug, url, title, category, severity, role, tags, systems, summary, fix,
                  signatures: [[text] or [text, variant], ...], aliases: [...] (only when any)}]
       weights  {word: weight in (0, 1)} for the words of signatures and aliases that weigh less
                than 1; any other word weighs 1
@@ -45,6 +45,7 @@ def build_search_index(entries: list[Entry]) -> dict:
             "tags": list(e.tags),
             "systems": list(e.systems),
             "summary": plain_text(e.summary),
+            "fix": plain_text(e.fix),
             "signatures": [[s.text, s.variant] if s.variant else [s.text] for s in e.signatures],
         }
         if e.aliases:

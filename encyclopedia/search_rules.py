@@ -49,6 +49,11 @@ TOKEN_PARTS = (
     # kept, so a signature may also spell out a name that matters without quotes.
     ("quoted", r"(?<![A-Za-z0-9_])(?:'[^'\s]{0,200}'|\"[^\"\s]{0,200}\")(?![A-Za-z0-9_])"),
     ("path", r"(?<![A-Za-z0-9_])(?:[A-Za-z]:\\|~?/|\.\.?/)[^\s'\"(),;:\]\[]*"),
+    # A C/C++/CUDA source or header file named outside a path (`fatal error: Python.h: No such
+    # file`, `glm/glm.hpp`) is one word, as at the end of a path: which file it is matters, and
+    # read as the words `python` and `h` another file's message would match it. Not part of a
+    # dotted name (`transformer.h.0.attn`, `model.transformer.h`).
+    ("source", r"(?<![A-Za-z0-9_.\-])[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)(?![A-Za-z0-9_]|\.[A-Za-z0-9_])"),
     ("hex", r"0[xX][0-9a-fA-F]+"),
     ("num", r"[0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?"),
     ("word", r"[A-Za-z_][A-Za-z0-9_]*"),

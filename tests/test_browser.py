@@ -182,6 +182,8 @@ def test_a_multi_rank_log_is_triaged_with_the_root_cause_first(site, page):
     assert first.locator(".why").text_content() == f"line {OOM_LINE}, rank 3"
     # The entry's summary leads (from details.json); the matched wording waits behind a toggle.
     assert first.locator(".summary").text_content().startswith("PyTorch's caching allocator")
+    # ... and the fix follows it, so the reader knows what to do without opening the entry.
+    assert first.locator(".fix").text_content().startswith("Fix: Read the numbers in the message first.")
     wording = first.locator("details.wording")
     assert not wording.evaluate("d => d.open")
     why = wording.text_content()

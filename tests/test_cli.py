@@ -86,9 +86,11 @@ def test_diagnose_reads_a_file_and_prints_a_readable_report(content, tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0] == "Root cause: Widget overflow <script>alert(1)</script> (line 3, rank 3)."
     assert lines[2] == "1. Root cause: Widget overflow <script>alert(1)</script> [widget-overflow]"
-    # What the failure is comes first (the entry's summary, plain text), then where and why.
+    # What the failure is comes first (the entry's summary, plain text) and what to do (its fix,
+    # Markdown removed), then where and why.
     assert lines[3] == "   The widget buffer overflowed; reduce the batch. Text like <b>this</b> stays text."
-    assert lines[4].startswith("   line 3, rank 3; ")
+    assert lines[4] == "   Fix: Lower batch_size until it fits."
+    assert lines[5].startswith("   line 3, rank 3; ")
 
 
 def test_diagnose_reads_several_logs_one_per_rank_and_gzip_as_one_job(content, tmp_path):

@@ -206,7 +206,7 @@ def test_search_index_is_versioned_sorted_and_complete(fixture_site):
         "url": "entries/widget-overflow/", "title": "Widget overflow <script>alert(1)</script>",
         "category": "memory", "severity": "critical", "tags": ["widgets", "overflow"],
         "summary": "The widget buffer overflowed; reduce the batch. Text like <b>this</b> stays text.",
-        "systems": ["PyTorch", "Widget++"], "variants": ["Widget 2.x", ""]}
+        "fix": "Lower batch_size until it fits.", "systems": ["PyTorch", "Widget++"], "variants": ["Widget 2.x", ""]}
     # The two files merged give back the whole index the build searched.
     assert merge_details(index, details) == check_project(Project.at(FIXTURE)).search_index
 
