@@ -450,13 +450,15 @@ def test_a_50_mb_paste_does_not_freeze_the_tab_or_fill_the_textarea(site, page):
 
 def test_the_tags_index_is_a_compact_list_with_tappable_links(site, page):
     """Hundreds of tags, most used once: the index is a wrapped list (it was one bordered card
-    per tag, 10,856 px tall at 193 entries), and every tag link stays at least 24 px tall."""
+    per tag, 10,856 px tall at 193 entries, over 25 px per tag), and every tag link stays at least
+    24 px tall. Measured per tag, since the page grows with the collection (4.7 px per tag at 388
+    entries)."""
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site + "tags/")
     links = page.locator("ul.terms a")
     assert links.count() > 100
     height = page.evaluate("document.documentElement.scrollHeight")
-    assert height < 4000, height
+    assert height / links.count() < 8, (height, links.count())
     heights = links.evaluate_all("as => as.map(a => a.getBoundingClientRect().height)")
     assert min(heights) >= 24, min(heights)
 
