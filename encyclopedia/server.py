@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from .cache import cache_dir, generator_key, open_cache
 from .problems import BuildError
-from .site import Project, build_site
+from .site import Project, Site, build_site, quick_entry_pages
 
 POLL_SECONDS = 0.4
 SETTLE_SECONDS = 0.1  # inputs unchanged for this long before a rebuild
@@ -50,6 +50,7 @@ class DevSite:
         self.project = project
         self.base_url = base_url
         self.files: dict[str, bytes] = {}
+        self.site: Site | None = None  # the last good build
         self.errors: list[str] = []
         self.generation = 0  # bumped by every rebuild, good or failed
         self.good_generation = 0  # the rebuild that produced `files`
@@ -72,12 +73,18 @@ class DevSite:
             errors = []
             ok = True
         with self.changed:
-            self.generation += 1
+            # After a quick update the rebuild may change nothing the browser has: then the
+            # open tab is not reloaded a second time.
+            unchanged = ok and not self.errors and site.files == self.files
+            if not unchanged:
+                self.generation += 1
+                if ok:
+                    self.files = dict(site.files)
+                    self.good_generation = self.generation
+                self.errors = errors
+                self.changed.notify_all()
             if ok:
-                self.files = dict(site.files)
-                self.good_generation = self.generation
-            self.errors = errors
-            self.changed.notify_all()
+                self.site = site
         took = time.perf_counter() - start
         if ok:
             verb = "Built" if self.generation == 1 else "Rebuilt"
@@ -86,6 +93,27 @@ class DevSite:
             print("\n".join(errors), file=sys.stderr)
             print(f"Rebuild failed with {len(errors)} problem(s); still serving the last good build.", file=sys.stderr)
         return ok
+
+    def quick_update(self, paths: list[Path]) -> bool:
+        """Show edited entries at once, before the full rebuild (see site.quick_entry_pages);
+        False when the edit needs the full rebuild to be shown."""
+        if self.site is None or self.errors:
+            return False
+        start = time.perf_counter()
+        try:
+            pages = quick_entry_pages(self.site, self.project, paths)
+        except Exception:  # noqa: BLE001 - the full rebuild that follows reports any problem
+            pages = None
+        if not pages:
+            return False
+        with self.changed:
+            self.files = {**self.files, **pages}
+            self.generation += 1
+            self.good_generation = self.generation
+            self.changed.notify_all()
+        print(f"Showing {len(pages)} edited entr{'y' if len(pages) == 1 else 'ies'} "
+              f"({time.perf_counter() - start:.2f}s); rebuilding the rest.", file=sys.stderr)
+        return True
 
     def state(self) -> bytes:
         return json.dumps({"generation": self.generation, "errors": self.errors}).encode()
@@ -119,8 +147,23 @@ def _watch(dev: DevSite, stop: threading.Event, last: dict) -> None:
             if settled == now:
                 break
             now = settled
+        edited = _edited_entries(dev.project, last, now)
         last = now
+        if edited:
+            dev.quick_update(edited)
         dev.rebuild()
+
+
+def _edited_entries(project: Project, before: dict, after: dict) -> list[Path]:
+    """The entry files that changed between two snapshots, when nothing else did (no file added
+    or removed, no template, asset or configuration change); otherwise []."""
+    if before.keys() != after.keys():
+        return []
+    changed = [Path(p) for p in after if after[p] != before[p]]
+    entries_dir = project.entries_dir.resolve()
+    if all(p.suffix == ".md" and p.resolve().parent == entries_dir for p in changed):
+        return changed
+    return []
 
 
 class DevHTTPServer(ThreadingHTTPServer):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from . import matching, theme
+from . import matching, theme, urls
 from .cache import EntryCache, Prepared, site_fingerprint
 from .config import Config, load_config
 from .feeds import feed_files
@@ -67,6 +67,7 @@ class Project:
 class Site:
     files: dict  # output path -> bytes
     entries: tuple[Entry, ...]
+    pages: PageRenderer | None = None  # what rendered the pages (serve re-renders edited entries with it)
 
 
 @dataclass(frozen=True)
@@ -291,7 +292,33 @@ def build_site(project: Project, base_url: str | None = None,
     out.add({SCHEMA_URL: schema_json(config.category_keys).encode()})
     out.add(feed_files(env, config, entries, out.paths()))
     out.add(theme.asset_files(project.assets_dir))
-    return Site(out.files, entries)
+    return Site(out.files, entries, pages)
+
+
+def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> dict[str, bytes] | None:
+    """The pages of edited entries, rendered against the last build's related errors, listings
+    and search index: what `serve` shows at once while the full rebuild runs (whose pages then
+    replace these, so a change to related lists or indexes shows a moment later). None when an
+    edit cannot be shown this way: an entry that is new, removed or renamed, or that does not
+    load, render or link cleanly on its own (the full rebuild reports why)."""
+    renderer = site.pages
+    if renderer is None:
+        return None
+    data = renderer.data
+    position = {e.slug: i for i, e in enumerate(data.entries)}
+    entries, bodies = list(data.entries), dict(data.bodies)
+    edited = []
+    for path in paths:
+        prepared = prepare_entry(path, data.config, display_path(path, project.root))
+        entry = prepared.entry
+        if entry is None or prepared.problems or entry.slug not in position or entry.slug in edited \
+                or unknown_links(prepared.body, entry.source_path, set(position)):
+            return None
+        entries[position[entry.slug]] = entry
+        bodies[entry.slug] = prepared.body
+        edited.append(entry.slug)
+    quick = PageRenderer(renderer.env, dataclasses.replace(data, entries=tuple(entries), bodies=bodies))
+    return {urls.output_path(urls.entry_url(slug)): quick.render_entry(entries[position[slug]]) for slug in edited}
 
 
 class Outputs:

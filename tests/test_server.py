@@ -157,3 +157,49 @@ def test_page_response_redirects_folders_and_falls_back_to_the_404_page():
     assert missing.status == HTTPStatus.NOT_FOUND and missing.body.startswith(b"<body>missing<script")
     # Before the first good build there are no files: a plain message, not a crash.
     assert page_response({}, 0, "").body == NO_SITE
+
+
+def test_an_edited_entry_is_shown_before_the_full_rebuild_which_gives_the_same_page(tmp_path, monkeypatch):
+    from encyclopedia.site import Project
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project.at(content)
+    dev = server.DevSite(project, "http://127.0.0.1:8000/")
+    assert dev.rebuild()
+    entry = content / "entries" / "tiny-warning.md"
+    before = server._snapshot(project)
+    entry.write_text(entry.read_text() + "\nA sentence added while serving.\n")
+    edited = server._edited_entries(project, before, server._snapshot(project))
+    assert edited == [entry]
+    generation = dev.generation
+    assert dev.quick_update(edited)
+    page = dev.files["entries/tiny-warning/index.html"]
+    assert b"A sentence added while serving." in page and dev.generation == generation + 1
+    # The full rebuild renders the same page, and since nothing else changed either, the open
+    # tab is not reloaded a second time.
+    assert dev.rebuild()
+    assert dev.files["entries/tiny-warning/index.html"] == page
+    assert dev.generation == generation + 1
+
+
+def test_edits_the_quick_path_cannot_show_wait_for_the_full_rebuild(tmp_path, monkeypatch):
+    from encyclopedia.site import Project
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project.at(content)
+    dev = server.DevSite(project, "http://127.0.0.1:8000/")
+    assert dev.rebuild()
+    files, generation = dev.files, dev.generation
+    entry = content / "entries" / "tiny-warning.md"
+    entry.write_text(entry.read_text().replace("severity: low", "severity: lowish"))
+    assert not dev.quick_update([entry])  # does not load: the rebuild reports it
+    assert (dev.files, dev.generation) == (files, generation)
+    # A new entry, or a template change, is not an edit of existing entries alone.
+    before = server._snapshot(project)
+    (content / "entries" / "brand-new.md").write_text(entry.read_text())
+    assert server._edited_entries(project, before, server._snapshot(project)) == []
+    before = server._snapshot(project)
+    template = project.templates_dir / "entry.html"
+    assert server._edited_entries(project, before, {**before, str(template): (0, 0)}) == []
