@@ -21,16 +21,14 @@ from .site import Project, Site, build_site, quick_entry_pages
 POLL_SECONDS = 0.4
 SETTLE_SECONDS = 0.1  # inputs unchanged for this long before a rebuild
 RELOAD_SCRIPT = b"""// Development only: reload when the site is rebuilt, show problems when a rebuild fails.
-// The page was served from build generation `g`; any later generation means reload (or, when
-// that rebuild failed, show why), even one that happened before this script connected.
+// The page was served from the files of generation `g`; when the server's files are from a later
+// one, reload (even if that happened before this script connected); otherwise show the problems
+// of the last rebuild, if any. A failed rebuild that takes back quick pages changes the files.
 const served = Number(new URL(import.meta.url).searchParams.get("g"));
 const source = new EventSource("/__dev/events");
-let seen = served;
 source.addEventListener("message", (event) => {
   const state = JSON.parse(event.data);
-  if (state.generation === seen) { show(state.errors); return; }
-  seen = state.generation;
-  if (state.errors.length) show(state.errors); else location.reload();
+  if (state.good !== served) location.reload(); else show(state.errors);
 });
 function show(errors) {
   let box = document.getElementById("dev-errors");
@@ -52,8 +50,8 @@ class DevSite:
         self.files: dict[str, bytes] = {}
         self.site: Site | None = None  # the last good build
         self.errors: list[str] = []
-        self.generation = 0  # bumped by every rebuild, good or failed
-        self.good_generation = 0  # the rebuild that produced `files`
+        self.generation = 0  # bumped whenever the files or the problems change (the browser watches it)
+        self.good_generation = 0  # the rebuild (or quick update) that produced `files`
         self.changed = threading.Condition()
         # Entries prepared by the last build (or by `build`), kept in memory across rebuilds, so
         # an edit re-reads and re-renders only the file that changed.
@@ -61,6 +59,7 @@ class DevSite:
 
     def rebuild(self) -> bool:
         start = time.perf_counter()
+        first = self.generation == 0
         try:
             site = build_site(self.project, self.base_url, cache=self.cache)
         except BuildError as exc:
@@ -81,13 +80,18 @@ class DevSite:
                 if ok:
                     self.files = dict(site.files)
                     self.good_generation = self.generation
+                elif self.site is not None and self.files != self.site.files:
+                    # Quick pages showed an edit this rebuild rejects: serve the last good build
+                    # again, as the error display says.
+                    self.files = dict(self.site.files)
+                    self.good_generation = self.generation
                 self.errors = errors
                 self.changed.notify_all()
             if ok:
                 self.site = site
         took = time.perf_counter() - start
         if ok:
-            verb = "Built" if self.generation == 1 else "Rebuilt"
+            verb = "Built" if first else "Rebuilt"
             print(f"{verb} {len(site.entries)} entries in {took:.2f}s.", file=sys.stderr)
         else:
             print("\n".join(errors), file=sys.stderr)
@@ -106,6 +110,8 @@ class DevSite:
             pages = None
         if not pages:
             return False
+        if all(self.files.get(path) == page for path, page in pages.items()):
+            return True  # a file touched, or edited and put back: nothing to reload
         with self.changed:
             self.files = {**self.files, **pages}
             self.generation += 1
@@ -116,7 +122,8 @@ class DevSite:
         return True
 
     def state(self) -> bytes:
-        return json.dumps({"generation": self.generation, "errors": self.errors}).encode()
+        return json.dumps({"generation": self.generation, "good": self.good_generation,
+                           "errors": self.errors}).encode()
 
 
 def _snapshot(project: Project) -> dict:
@@ -160,8 +167,9 @@ def _edited_entries(project: Project, before: dict, after: dict) -> list[Path]:
     if before.keys() != after.keys():
         return []
     changed = [Path(p) for p in after if after[p] != before[p]]
-    entries_dir = project.entries_dir.resolve()
-    if all(p.suffix == ".md" and p.resolve().parent == entries_dir for p in changed):
+    # The snapshot names files as found under entries_dir, so comparing the folder as written is
+    # exact (resolving could raise on a symbolic link loop and stop the watcher).
+    if all(p.suffix == ".md" and p.parent == project.entries_dir for p in changed):
         return changed
     return []
 

@@ -312,7 +312,8 @@ def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> dict[s
         prepared = prepare_entry(path, data.config, display_path(path, project.root))
         entry = prepared.entry
         if entry is None or prepared.problems or entry.slug not in position or entry.slug in edited \
-                or unknown_links(prepared.body, entry.source_path, set(position)):
+                or unknown_links(prepared.body, entry.source_path, set(position)) \
+                or any(slug not in position for _, _, slug in prepared.body.fields.links):
             return None
         entries[position[entry.slug]] = entry
         bodies[entry.slug] = prepared.body

@@ -203,3 +203,66 @@ def test_edits_the_quick_path_cannot_show_wait_for_the_full_rebuild(tmp_path, mo
     before = server._snapshot(project)
     template = project.templates_dir / "entry.html"
     assert server._edited_entries(project, before, {**before, str(template): (0, 0)}) == []
+
+
+def test_a_failed_rebuild_after_a_quick_update_serves_the_last_good_build_again(tmp_path, monkeypatch):
+    from encyclopedia.site import Project
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project.at(content)
+    dev = server.DevSite(project, "http://127.0.0.1:8000/")
+    assert dev.rebuild()
+    good, served = dev.files, dev.good_generation
+    entry = content / "entries" / "tiny-warning.md"
+    # The entry loads and links cleanly on its own, so it is shown at once; only the search
+    # self-test over the whole collection finds that its example is recognised by nothing.
+    entry.write_text(entry.read_text().replace("    TinyWarning: the gizmo cache was rebuilt from scratch",
+                                               "    Nothing any signature knows"))
+    assert dev.quick_update([entry])
+    assert b"Nothing any signature knows" in dev.files["entries/tiny-warning/index.html"]
+    assert not dev.rebuild()
+    assert dev.errors and dev.files == good
+    # The open tab (served the quick page) is told the files changed, so it reloads into the last
+    # good build and then shows the problems; a tab served before the edit only shows them.
+    state = json.loads(dev.state())
+    assert state["good"] == dev.generation == served + 2 and state["errors"] == dev.errors
+
+
+def test_a_quick_update_that_changes_no_page_does_not_reload_the_tab(tmp_path, monkeypatch):
+    from encyclopedia.site import Project
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project.at(content)
+    dev = server.DevSite(project, "http://127.0.0.1:8000/")
+    assert dev.rebuild()
+    generation = dev.generation
+    entry = content / "entries" / "tiny-warning.md"
+    entry.write_text(entry.read_text())  # touched, or edited and put back within one settle window
+    assert dev.quick_update([entry]) and dev.generation == generation
+    assert dev.rebuild() and dev.generation == generation
+
+
+def test_a_link_to_an_unknown_entry_in_a_field_waits_for_the_full_rebuild(tmp_path, monkeypatch):
+    from encyclopedia.site import Project
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
+    project = Project.at(content)
+    dev = server.DevSite(project, "http://127.0.0.1:8000/")
+    assert dev.rebuild()
+    entry = content / "entries" / "tiny-warning.md"
+    entry.write_text(entry.read_text().replace("fix: Ignore it.", "fix: See [this](no-such-entry.md)."))
+    assert not dev.quick_update([entry])
+    assert not dev.rebuild()
+
+
+def test_edited_entries_does_not_raise_on_a_symbolic_link_loop(tmp_path):
+    from encyclopedia.site import Project
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    project = Project.at(content)
+    loop = project.entries_dir / "loop.md"
+    loop.symlink_to(loop)  # the watcher must not stop on it; the rebuild reports what it finds
+    assert server._edited_entries(project, {str(loop): (0, 0)}, {str(loop): (1, 1)}) == [loop]
