@@ -159,7 +159,9 @@ def test_page_response_redirects_folders_and_falls_back_to_the_404_page():
     assert page_response({}, 0, "").body == NO_SITE
 
 
-def test_an_edited_entry_is_shown_before_the_full_rebuild_which_gives_the_same_page(tmp_path, monkeypatch):
+@pytest.fixture()
+def built(tmp_path, monkeypatch):
+    """A copy of the fixture site, built once into memory as `serve` does (with its own cache)."""
     from encyclopedia.site import Project
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content)
@@ -167,6 +169,11 @@ def test_an_edited_entry_is_shown_before_the_full_rebuild_which_gives_the_same_p
     project = Project.at(content)
     dev = server.DevSite(project, "http://127.0.0.1:8000/")
     assert dev.rebuild()
+    return content, project, dev
+
+
+def test_an_edited_entry_is_shown_before_the_full_rebuild_which_gives_the_same_page(built):
+    content, project, dev = built
     entry = content / "entries" / "tiny-warning.md"
     before = server._snapshot(project)
     entry.write_text(entry.read_text() + "\nA sentence added while serving.\n")
@@ -183,14 +190,8 @@ def test_an_edited_entry_is_shown_before_the_full_rebuild_which_gives_the_same_p
     assert dev.generation == generation + 1
 
 
-def test_edits_the_quick_path_cannot_show_wait_for_the_full_rebuild(tmp_path, monkeypatch):
-    from encyclopedia.site import Project
-    content = tmp_path / "content"
-    shutil.copytree(FIXTURE, content)
-    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
-    project = Project.at(content)
-    dev = server.DevSite(project, "http://127.0.0.1:8000/")
-    assert dev.rebuild()
+def test_edits_the_quick_path_cannot_show_wait_for_the_full_rebuild(built):
+    content, project, dev = built
     files, generation = dev.files, dev.generation
     entry = content / "entries" / "tiny-warning.md"
     entry.write_text(entry.read_text().replace("severity: low", "severity: lowish"))
@@ -205,14 +206,8 @@ def test_edits_the_quick_path_cannot_show_wait_for_the_full_rebuild(tmp_path, mo
     assert server._edited_entries(project, before, {**before, str(template): (0, 0)}) == []
 
 
-def test_a_failed_rebuild_after_a_quick_update_serves_the_last_good_build_again(tmp_path, monkeypatch):
-    from encyclopedia.site import Project
-    content = tmp_path / "content"
-    shutil.copytree(FIXTURE, content)
-    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
-    project = Project.at(content)
-    dev = server.DevSite(project, "http://127.0.0.1:8000/")
-    assert dev.rebuild()
+def test_a_failed_rebuild_after_a_quick_update_serves_the_last_good_build_again(built):
+    content, project, dev = built
     good, served = dev.files, dev.good_generation
     entry = content / "entries" / "tiny-warning.md"
     # The entry loads and links cleanly on its own, so it is shown at once; only the search
@@ -229,14 +224,8 @@ def test_a_failed_rebuild_after_a_quick_update_serves_the_last_good_build_again(
     assert state["good"] == dev.generation == served + 2 and state["errors"] == dev.errors
 
 
-def test_a_quick_update_that_changes_no_page_does_not_reload_the_tab(tmp_path, monkeypatch):
-    from encyclopedia.site import Project
-    content = tmp_path / "content"
-    shutil.copytree(FIXTURE, content)
-    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
-    project = Project.at(content)
-    dev = server.DevSite(project, "http://127.0.0.1:8000/")
-    assert dev.rebuild()
+def test_a_quick_update_that_changes_no_page_does_not_reload_the_tab(built):
+    content, project, dev = built
     generation = dev.generation
     entry = content / "entries" / "tiny-warning.md"
     entry.write_text(entry.read_text())  # touched, or edited and put back within one settle window
@@ -244,14 +233,8 @@ def test_a_quick_update_that_changes_no_page_does_not_reload_the_tab(tmp_path, m
     assert dev.rebuild() and dev.generation == generation
 
 
-def test_a_link_to_an_unknown_entry_in_a_field_waits_for_the_full_rebuild(tmp_path, monkeypatch):
-    from encyclopedia.site import Project
-    content = tmp_path / "content"
-    shutil.copytree(FIXTURE, content)
-    monkeypatch.setenv("ML_FAILURES_CACHE_DIR", str(tmp_path / "cache"))
-    project = Project.at(content)
-    dev = server.DevSite(project, "http://127.0.0.1:8000/")
-    assert dev.rebuild()
+def test_a_link_to_an_unknown_entry_in_a_field_waits_for_the_full_rebuild(built):
+    content, project, dev = built
     entry = content / "entries" / "tiny-warning.md"
     entry.write_text(entry.read_text().replace("fix: Ignore it.", "fix: See [this](no-such-entry.md)."))
     assert not dev.quick_update([entry])
