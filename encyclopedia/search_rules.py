@@ -40,6 +40,11 @@ MAX_PREFIXES = 6  # prefixes removed from one line at most
 # Escaped line breaks inside one physical line (JSON-wrapped container logs) separate words.
 ESCAPED_BREAK = r"\\[ntr]"
 
+# A path is a variable part, except the name of a C/C++/CUDA source file at its end (fullmatch):
+# in `[../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer` the file says
+# which library printed a message that other libraries word the same way.
+SOURCE_FILE = r"[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)"
+
 # The kinds of token, tried in this order at each position; each pattern is one group.
 TOKEN_PARTS = (
     ("wild", r"\{[A-Za-z0-9_.]*\}|%[sdifr]"),
@@ -53,7 +58,7 @@ TOKEN_PARTS = (
     # file`, `glm/glm.hpp`) is one word, as at the end of a path: which file it is matters, and
     # read as the words `python` and `h` another file's message would match it. Not part of a
     # dotted name (`transformer.h.0.attn`, `model.transformer.h`).
-    ("source", r"(?<![A-Za-z0-9_.\-])[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)(?![A-Za-z0-9_]|\.[A-Za-z0-9_])"),
+    ("source", r"(?<![A-Za-z0-9_.\-])" + SOURCE_FILE + r"(?![A-Za-z0-9_]|\.[A-Za-z0-9_])"),
     ("hex", r"0[xX][0-9a-fA-F]+"),
     ("num", r"[0-9]+(?:[.,:x][0-9]+)*(?:[eE][+-]?[0-9]+)?"),
     ("word", r"[A-Za-z_][A-Za-z0-9_]*"),
@@ -71,10 +76,6 @@ KEEP_DIGIT_WORDS = tuple(
 # A word with digits that looks like a version or an id (`sm80`, `cu121`, `py_310`) is dropped
 # (fullmatch), unless it is one of KEEP_DIGIT_WORDS.
 VERSIONISH = r"[a-z]{1,3}_?[0-9]{2,}[a-z]?"
-# A path is a variable part, except the name of a C/C++/CUDA source file at its end (fullmatch):
-# in `[../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer` the file says
-# which library printed a message that other libraries word the same way.
-SOURCE_FILE = r"[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)"
 
 # An exit status that encodes a signal is read as the signal's name, so a launcher line such as
 # `failed (exitcode: -11)` or a shell's `exit code 139` says SIGSEGV in words a signature can

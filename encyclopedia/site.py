@@ -306,14 +306,14 @@ def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> dict[s
         return None
     data = renderer.data
     position = {e.slug: i for i, e in enumerate(data.entries)}
+    known = set(position)
     entries, bodies = list(data.entries), dict(data.bodies)
     edited = []
     for path in paths:
         prepared = prepare_entry(path, data.config, display_path(path, project.root))
         entry = prepared.entry
-        if entry is None or prepared.problems or entry.slug not in position or entry.slug in edited \
-                or unknown_links(prepared.body, entry.source_path, set(position)) \
-                or any(slug not in position for _, _, slug in prepared.body.fields.links):
+        if entry is None or prepared.problems or entry.slug not in known or entry.slug in edited \
+                or unknown_links(prepared.body, entry.source_path, known) or check_field_links([prepared], known):
             return None
         entries[position[entry.slug]] = entry
         bodies[entry.slug] = prepared.body
