@@ -35,6 +35,8 @@ const PY_WARNING_RE = new RegExp(R.PY_WARNING);
 /** Lines without ANSI codes or log prefixes, each {text, rank, warning}. */
 export function splitLines(text) {
   const out = [];
+  let logged = false; // the previous line was logged at warning level by a logger
+  let inLoggedTraceback = false; // inside a traceback that a logged warning printed under itself
   for (const raw of text.split(/\r\n|\r|\n/)) {
     let line = raw.indexOf("\x1b") >= 0 ? raw.replace(ANSI_RE, "") : raw;
     let rank = null;
@@ -53,7 +55,18 @@ export function splitLines(text) {
       }
       if (!applied) break;
     }
-    warning = warning || WARNING_PREFIX_RE.test(line) || PY_WARNING_RE.test(line);
+    const byLogger = warning || WARNING_PREFIX_RE.test(line);
+    // A logger's warning with exc_info prints the traceback of an exception it caught and survived
+    // right under itself: that traceback is part of the warning, down to the exception line.
+    let closes = false;
+    if (logged && line.startsWith(R.TRACEBACK_HEADER)) {
+      inLoggedTraceback = true;
+    } else if (inLoggedTraceback && !["", " ", "\t"].includes(line.slice(0, 1))) {
+      inLoggedTraceback = false;
+      closes = true; // the exception line ends it
+    }
+    warning = byLogger || inLoggedTraceback || closes || PY_WARNING_RE.test(line);
+    logged = byLogger && !inLoggedTraceback && !closes;
     out.push({ text: line, rank, warning });
   }
   return out;

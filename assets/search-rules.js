@@ -196,6 +196,7 @@ export default Object.freeze({
   "FRAME": "\\s*File \"[^\"\\n]*\", line [0-9]+",
   "WARNING_PREFIX": "\\s*(?:\\[?W[0-9]{4} |\\[?WARN(?:ING)?\\b)",
   "PY_WARNING": "[a-z]Warning: ",
+  "TRACEBACK_HEADER": "Traceback (most recent call last):",
   "MAX_GAP": 8,
   "WILD_GAP": 40,
   "MISS_GAP": 3,

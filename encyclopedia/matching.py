@@ -50,6 +50,8 @@ class Line:
 def split_lines(text: str) -> list[Line]:
     """Lines of a pasted text without ANSI codes or log prefixes, each with its rank if named."""
     out = []
+    logged = False  # the previous line was logged at warning level by a logger
+    in_logged_traceback = False  # inside a traceback that a logged warning printed under itself
     for raw in re.split(r"\r\n|\r|\n", text):
         line = ANSI_RE.sub("", raw)
         rank = None
@@ -65,7 +67,17 @@ def split_lines(text: str) -> list[Line]:
                     break
             else:
                 break
-        warning = warning or WARNING_PREFIX_RE.match(line) is not None or PY_WARNING_RE.search(line) is not None
+        by_logger = warning or WARNING_PREFIX_RE.match(line) is not None
+        # A logger's warning with exc_info prints the traceback of an exception it caught and
+        # survived right under itself (xFormers without Triton): that traceback is part of the
+        # warning, down to the exception line that ends it.
+        closes = False
+        if logged and line.startswith(R.TRACEBACK_HEADER):
+            in_logged_traceback = True
+        elif in_logged_traceback and line[:1] not in ("", " ", "\t"):
+            in_logged_traceback, closes = False, True  # the exception line ends it
+        warning = by_logger or in_logged_traceback or closes or PY_WARNING_RE.search(line) is not None
+        logged = by_logger and not in_logged_traceback and not closes
         out.append(Line(line, rank, warning))
     return out
 
