@@ -350,7 +350,10 @@ export function diagnose(index, text) {
     if (!spans.has(sig.entry)) spans.set(sig.entry, []);
     for (const s of m.spans) spans.get(sig.entry).push(s);
     const current = best.get(sig.entry);
-    if (current === undefined || m.score > current.score || (m.score === current.score && m.first < current.first)) {
+    // At equal score and place, the signature that matched more (a longer wording that contains a
+    // shorter one) names the variant: its label is the more specific.
+    if (current === undefined || m.score > current.score || (m.score === current.score && (m.first < current.first
+        || (m.first === current.first && sig.total > current.sig.total)))) {
       best.set(sig.entry, { score: m.score, first: m.first, last: m.last, sig });
     }
   }

@@ -435,7 +435,9 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         sig = prep.signatures[si]
         spans.setdefault(sig.entry, []).extend(sig_spans)
         current = best.get(sig.entry)
-        if current is None or (score, -first) > (current[0], -current[1]):
+        # At equal score and place, the signature that matched more (a longer wording that
+        # contains a shorter one) names the variant: its label is the more specific.
+        if current is None or (score, -first, sig.total) > (current[0], -current[1], current[3].total):
             best[sig.entry] = (score, first, last, sig)
     # A few shared words (a spawn message's "terminated with" in a watchdog line) are not a
     # finding: an entry matched only that weakly is left out.
