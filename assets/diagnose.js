@@ -35,8 +35,10 @@ const PY_WARNING_RE = new RegExp(R.PY_WARNING);
 /** Lines without ANSI codes or log prefixes, each {text, rank, warning}. */
 export function splitLines(text) {
   const out = [];
-  let logged = false; // the previous line was logged at warning level by a logger
-  let inLoggedTraceback = false; // inside a traceback that a logged warning printed under itself
+  // Per stream (a rank, or the lines of no rank): whether its previous line was logged at warning
+  // level by a logger, and where it stands in a traceback that such a line printed under itself.
+  const streams = new Map();
+  let stream = null;
   for (const raw of text.split(/\r\n|\r|\n/)) {
     let line = raw.indexOf("\x1b") >= 0 ? raw.replace(ANSI_RE, "") : raw;
     let rank = null;
@@ -56,20 +58,47 @@ export function splitLines(text) {
       if (!applied) break;
     }
     const byLogger = warning || WARNING_PREFIX_RE.test(line);
-    // A logger's warning with exc_info prints the traceback of an exception it caught and survived
-    // right under itself: that traceback is part of the warning, down to the exception line.
-    let closes = false;
-    if (logged && line.startsWith(R.TRACEBACK_HEADER)) {
-      inLoggedTraceback = true;
-    } else if (inLoggedTraceback && !["", " ", "\t"].includes(line.slice(0, 1))) {
-      inLoggedTraceback = false;
-      closes = true; // the exception line ends it
-    }
-    warning = byLogger || inLoggedTraceback || closes || PY_WARNING_RE.test(line);
-    logged = byLogger && !inLoggedTraceback && !closes;
+    // Ranks interleave their lines; a line that names no rank continues the stream before it (a
+    // logger's format may name the rank on its first line only, not on the traceback's).
+    if (rank !== null) stream = rank;
+    if (!streams.has(stream)) streams.set(stream, new LoggedTraceback());
+    const inTraceback = streams.get(stream).follow(line, byLogger);
+    warning = byLogger || inTraceback || PY_WARNING_RE.test(line);
     out.push({ text: line, rank, warning });
   }
   return out;
+}
+
+/** A logger's warning with exc_info prints the traceback of an exception it caught and survived
+ * right under itself (xFormers without Triton): that traceback, with the exceptions chained to
+ * it, is part of the warning, down to the exception line that ends it. */
+class LoggedTraceback {
+  constructor() {
+    this.logged = false; // the previous line was logged at warning level by a logger
+    this.indent = null; // the header's indentation while inside such a traceback
+    this.ended = false; // its exception line passed; only blank lines and chain sentences since
+    this.chained = false; // ... and a chain sentence: the next traceback continues it
+  }
+
+  /** Whether this line belongs to a traceback the stream's logged warning printed. */
+  follow(line, byLogger) {
+    const body = line.replace(/^[ \t]+/, "");
+    const indent = line.length - body.length;
+    let part = true;
+    if (this.indent !== null) {
+      if (body && indent <= this.indent) { // the exception line (a paste may indent it all)
+        this.indent = null; this.ended = true; this.chained = false;
+      }
+    } else if (body.startsWith(R.TRACEBACK_HEADER) && (this.logged || this.chained)) {
+      this.indent = indent; this.ended = false; this.chained = false;
+    } else if (this.ended && R.TRACEBACK_CHAIN.includes(body.replace(/[ \t]+$/, ""))) {
+      this.chained = true;
+    } else if (!(this.ended && !body)) {
+      this.ended = false; this.chained = false; part = false;
+    }
+    this.logged = byLogger && !part;
+    return part;
+  }
 }
 
 /** The comparable words of one line: lowercase, variable parts dropped, wildcards kept. */
@@ -350,11 +379,13 @@ export function diagnose(index, text) {
     if (!spans.has(sig.entry)) spans.set(sig.entry, []);
     for (const s of m.spans) spans.get(sig.entry).push(s);
     const current = best.get(sig.entry);
-    // At equal score and place, the signature that matched more (a longer wording that contains a
-    // shorter one) names the variant: its label is the more specific.
-    if (current === undefined || m.score > current.score || (m.score === current.score && (m.first < current.first
-        || (m.first === current.first && sig.total > current.sig.total)))) {
+    if (current === undefined || m.score > current.score || (m.score === current.score && m.first < current.first)) {
       best.set(sig.entry, { score: m.score, first: m.first, last: m.last, sig });
+    } else if (m.score === current.score && m.first === current.first && sig.total > current.sig.total) {
+      // At equal score and place, the signature that matched more (a longer wording that contains
+      // a shorter one) names the variant: its label is the more specific. Only the label: the
+      // lines stay those first found (see matching.py).
+      best.set(sig.entry, { score: m.score, first: m.first, last: current.last, sig });
     }
   }
   // A few shared words are not a finding: an entry matched only that weakly is left out.

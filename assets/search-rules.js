@@ -197,6 +197,10 @@ export default Object.freeze({
   "WARNING_PREFIX": "\\s*(?:\\[?W[0-9]{4} |\\[?WARN(?:ING)?\\b)",
   "PY_WARNING": "[a-z]Warning: ",
   "TRACEBACK_HEADER": "Traceback (most recent call last):",
+  "TRACEBACK_CHAIN": [
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:"
+  ],
   "MAX_GAP": 8,
   "WILD_GAP": 40,
   "MISS_GAP": 3,

@@ -50,8 +50,10 @@ class Line:
 def split_lines(text: str) -> list[Line]:
     """Lines of a pasted text without ANSI codes or log prefixes, each with its rank if named."""
     out = []
-    logged = False  # the previous line was logged at warning level by a logger
-    in_logged_traceback = False  # inside a traceback that a logged warning printed under itself
+    # Per stream (a rank, or the lines of no rank): whether its previous line was logged at warning
+    # level by a logger, and where it stands in a traceback that such a line printed under itself.
+    streams: dict[int | None, _LoggedTraceback] = {}
+    stream = None
     for raw in re.split(r"\r\n|\r|\n", text):
         line = ANSI_RE.sub("", raw)
         rank = None
@@ -68,18 +70,43 @@ def split_lines(text: str) -> list[Line]:
             else:
                 break
         by_logger = warning or WARNING_PREFIX_RE.match(line) is not None
-        # A logger's warning with exc_info prints the traceback of an exception it caught and
-        # survived right under itself (xFormers without Triton): that traceback is part of the
-        # warning, down to the exception line that ends it.
-        closes = False
-        if logged and line.startswith(R.TRACEBACK_HEADER):
-            in_logged_traceback = True
-        elif in_logged_traceback and line[:1] not in ("", " ", "\t"):
-            in_logged_traceback, closes = False, True  # the exception line ends it
-        warning = by_logger or in_logged_traceback or closes or PY_WARNING_RE.search(line) is not None
-        logged = by_logger and not in_logged_traceback and not closes
+        # Ranks interleave their lines; a line that names no rank continues the stream before it (a
+        # logger's format may name the rank on its first line only, not on the traceback's).
+        if rank is not None:
+            stream = rank
+        in_traceback = streams.setdefault(stream, _LoggedTraceback()).follow(line, by_logger)
+        warning = by_logger or in_traceback or PY_WARNING_RE.search(line) is not None
         out.append(Line(line, rank, warning))
     return out
+
+
+class _LoggedTraceback:
+    """A logger's warning with exc_info prints the traceback of an exception it caught and survived
+    right under itself (xFormers without Triton): that traceback, with the exceptions chained to
+    it, is part of the warning, down to the exception line that ends it."""
+
+    def __init__(self) -> None:
+        self.logged = False  # the previous line was logged at warning level by a logger
+        self.indent: int | None = None  # the header's indentation while inside such a traceback
+        self.ended = False  # its exception line passed; only blank lines and chain sentences since
+        self.chained = False  # ... and a chain sentence: the next traceback continues it
+
+    def follow(self, line: str, by_logger: bool) -> bool:
+        """Whether this line belongs to a traceback the stream's logged warning printed."""
+        body = line.lstrip(" \t")
+        indent = len(line) - len(body)
+        part = True
+        if self.indent is not None:
+            if body and indent <= self.indent:  # the exception line (a paste may indent it all)
+                self.indent, self.ended, self.chained = None, True, False
+        elif body.startswith(R.TRACEBACK_HEADER) and (self.logged or self.chained):
+            self.indent, self.ended, self.chained = indent, False, False
+        elif self.ended and body.rstrip(" \t") in R.TRACEBACK_CHAIN:
+            self.chained = True
+        elif not (self.ended and not body):
+            self.ended = self.chained = part = False
+        self.logged = by_logger and not part
+        return part
 
 
 def tokenize_line(line: str, signature: bool = False) -> list[str]:
@@ -233,7 +260,9 @@ def prepare(index: dict) -> Prepared:
             if not toks:
                 continue
             ws = tuple(0.0 if t == WILD else weights.get(t, 1.0) for t in toks)
-            total = sum(ws)
+            total = 0.0  # added in order, as diagnose.js does (sum() compensates from Python 3.12)
+            for w in ws:
+                total += w
             order = sorted((i for i, t in enumerate(toks) if t != WILD), key=lambda i: (-ws[i], i))
             anchors = tuple(order[:2])
             contiguous = len(toks) >= 2 and WILD not in toks
@@ -435,10 +464,14 @@ def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
         sig = prep.signatures[si]
         spans.setdefault(sig.entry, []).extend(sig_spans)
         current = best.get(sig.entry)
-        # At equal score and place, the signature that matched more (a longer wording that
-        # contains a shorter one) names the variant: its label is the more specific.
-        if current is None or (score, -first, sig.total) > (current[0], -current[1], current[3].total):
+        if current is None or (score, -first) > (current[0], -current[1]):
             best[sig.entry] = (score, first, last, sig)
+        elif (score, first) == (current[0], current[1]) and sig.total > current[3].total:
+            # At equal score and place, the signature that matched more (a longer wording that
+            # contains a shorter one) names the variant: its label is the more specific. Only the
+            # label: the lines stay those first found, so its extra lines cannot make the entry an
+            # alternative to another one matched there, nor change which failure is the root.
+            best[sig.entry] = (score, first, current[2], sig)
     # A few shared words (a spawn message's "terminated with" in a watchdog line) are not a
     # finding: an entry matched only that weakly is left out.
     best = {ei: m for ei, m in best.items() if m[0] >= MIN_REPORT}

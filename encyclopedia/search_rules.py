@@ -95,6 +95,10 @@ PY_WARNING = r"[a-z]Warning: "
 # The first line of a Python traceback (startswith). Under a line logged at warning level it opens
 # a traceback the logger printed with the warning (exc_info): warning lines down to the exception.
 TRACEBACK_HEADER = "Traceback (most recent call last):"
+# The sentences (stripped) between the parts of a chained exception: a logger with exc_info prints
+# the whole chain, so a traceback after one of them continues the logged traceback before it.
+TRACEBACK_CHAIN = ("During handling of the above exception, another exception occurred:",
+                   "The above exception was the direct cause of the following exception:")
 
 # -- Diagnosis --------------------------------------------------------------------------------
 
@@ -130,7 +134,8 @@ PAIR_BONUS_MAX_PAIRS = 3
 
 SHARED = ("ANSI", "PREFIXES", "MAX_PREFIXES", "ESCAPED_BREAK", "TOKEN_PARTS", "SIGNATURE_ONLY_PARTS",
           "UNITS", "KEEP_DIGIT_WORDS", "VERSIONISH", "SOURCE_FILE", "SIGNALS", "EXIT_STATUS_WORDS",
-          "FRAME", "WARNING_PREFIX", "PY_WARNING", "TRACEBACK_HEADER", "MAX_GAP", "WILD_GAP", "MISS_GAP", "MAX_OCCURRENCES",
+          "FRAME", "WARNING_PREFIX", "PY_WARNING", "TRACEBACK_HEADER", "TRACEBACK_CHAIN",
+          "MAX_GAP", "WILD_GAP", "MISS_GAP", "MAX_OCCURRENCES",
           "MIN_COVERAGE", "MIN_INFO", "MIN_INFO_EXACT", "FULL_INFO", "SAME_FAILURE", "ROOT_SHARE",
           "MIN_REPORT", "WITHOUT_TOP_COVERAGE", "CONTEXT_LINES", "ROLE_ORDER", "ALIAS_GAP",
           "ALIAS_COVERAGE", "FIELD_WEIGHTS", "MORE_FIELDS_SHARE", "SENTENCE_WORDS", "QUERY_STOPWORDS",
