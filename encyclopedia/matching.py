@@ -74,7 +74,10 @@ def split_lines(text: str) -> list[Line]:
         # logger's format may name the rank on its first line only, not on the traceback's).
         if rank is not None:
             stream = rank
-        in_traceback = streams.setdefault(stream, _LoggedTraceback()).follow(line, by_logger)
+        tracker = streams.get(stream)
+        if tracker is None:  # not setdefault: that would build a tracker for every line
+            tracker = streams[stream] = _LoggedTraceback()
+        in_traceback = tracker.follow(line, by_logger)
         warning = by_logger or in_traceback or PY_WARNING_RE.search(line) is not None
         out.append(Line(line, rank, warning))
     return out
