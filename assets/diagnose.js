@@ -214,8 +214,12 @@ function bisectLeft(arr, x) {
   return lo;
 }
 
-function align(sig, anchor, pos, positions) {
+function align(sig, anchor, pos, positions, streamLine) {
+  // A short signature (less weight than FULL_INFO) gives [0, pos, pos, false] when the log puts a
+  // word of its own between two of its words that stand side by side, on one line
+  // (matching._align). Longer signatures tolerate reworded variants; aliases are exempt.
   const maxGap = sig.kind === "alias" ? ALIAS_GAP : MAX_GAP;
+  const literal = sig.kind !== "alias" && sig.total < FULL_INFO;
   const heaviest = sig.anchors[0];
   let topFound = anchor === heaviest;
   let found = sig.weights[anchor];
@@ -228,6 +232,7 @@ function align(sig, anchor, pos, positions) {
     if (plist) {
       const j = bisectRight(plist, cur);
       if (j < plist.length && plist[j] <= cur + maxGap + slack) {
+        if (literal && slack === 0 && plist[j] > cur + 1 && streamLine[plist[j]] === streamLine[cur]) return [0, pos, pos, false];
         cur = plist[j]; found += sig.weights[i]; topFound ||= i === heaviest; last = cur; slack = 0; continue;
       }
     }
@@ -241,6 +246,7 @@ function align(sig, anchor, pos, positions) {
     if (plist) {
       const j = bisectLeft(plist, cur) - 1;
       if (j >= 0 && plist[j] >= cur - maxGap - slack) {
+        if (literal && slack === 0 && plist[j] < cur - 1 && streamLine[plist[j]] === streamLine[cur]) return [0, pos, pos, false];
         cur = plist[j]; found += sig.weights[i]; topFound ||= i === heaviest; first = cur; slack = 0; continue;
       }
     }
@@ -316,7 +322,7 @@ export function scan(prep, text, readSource = false) {
  * spans}, `spans` being every accepted occurrence as {score, first, last}. Only signatures whose
  * anchor words occur are tried.
  */
-export function matchSignatures(prep, positions) {
+export function matchSignatures(prep, positions, streamLine) {
   const out = new Map();
   const candidateSet = new Set();
   for (const tok of positions.keys()) for (const si of prep.byToken.get(tok) || []) candidateSet.add(si);
@@ -330,7 +336,7 @@ export function matchSignatures(prep, positions) {
       if (!plist) continue;
       const limit = Math.min(plist.length, MAX_OCCURRENCES);
       for (let k = 0; k < limit; k++) {
-        const [found, first, last, topFound] = align(sig, anchor, plist[k], positions);
+        const [found, first, last, topFound] = align(sig, anchor, plist[k], positions, streamLine);
         const coverage = found / sig.total;
         const whole = sig.contiguous && found >= sig.total - 1e-9 && last - first === sig.tokens.length - 1;
         // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
@@ -364,12 +370,12 @@ export function matchSignatures(prep, positions) {
 export function diagnose(index, text) {
   const prep = prepare(index);
   let scanned = scan(prep, text);
-  let matched = matchSignatures(prep, scanned.positions);
+  let matched = matchSignatures(prep, scanned.positions, scanned.streamLine);
   if (!matched.size && scanned.skippedSource) {
     // A partial paste: traceback frames and the source lines Python quotes under them, with the
     // message itself cut off. The `raise` lines quoted there are then the best evidence.
     scanned = scan(prep, text, true);
-    matched = matchSignatures(prep, scanned.positions);
+    matched = matchSignatures(prep, scanned.positions, scanned.streamLine);
   }
   const { lines, streamLine } = scanned;
   const best = new Map(); // entry -> {score, first, last, sig}

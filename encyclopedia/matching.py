@@ -315,10 +315,16 @@ class Match:
         }
 
 
-def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tuple[float, int, int, bool]:
+def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict,
+           stream_line: list) -> tuple[float, int, int, bool]:
     """Weight found, first and last position, and whether the heaviest word was found, when the
-    anchor word sits at pos."""
+    anchor word sits at pos. A short signature (less weight than FULL_INFO, so little evidence
+    when partly found) gives (0, pos, pos, False) when the log puts a word of its own between two
+    of its words that stand side by side, on one line: `list index out of range` is not the
+    message `index out of range in self`, only a neighbour of it. Longer signatures tolerate
+    reworded variants; aliases are phrases, exempt."""
     max_gap = ALIAS_GAP if sig.kind == "alias" else MAX_GAP
+    literal = sig.kind != "alias" and sig.total < FULL_INFO
     found = sig.weights[anchor]
     heaviest = sig.anchors[0]
     top_found = anchor == heaviest
@@ -334,6 +340,9 @@ def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tu
         if plist:
             j = bisect_right(plist, cur)
             if j < len(plist) and plist[j] <= cur + max_gap + slack:
+                # slack 0: the signature word before this one was found, at cur
+                if literal and slack == 0 and plist[j] > cur + 1 and stream_line[plist[j]] == stream_line[cur]:
+                    return 0.0, pos, pos, False
                 cur = plist[j]
                 found += sig.weights[i]
                 top_found = top_found or i == heaviest
@@ -352,6 +361,8 @@ def _align(sig: PreparedSignature, anchor: int, pos: int, positions: dict) -> tu
         if plist:
             j = bisect_left(plist, cur) - 1
             if j >= 0 and plist[j] >= cur - max_gap - slack:
+                if literal and slack == 0 and plist[j] < cur - 1 and stream_line[plist[j]] == stream_line[cur]:
+                    return 0.0, pos, pos, False
                 cur = plist[j]
                 found += sig.weights[i]
                 top_found = top_found or i == heaviest
@@ -412,7 +423,7 @@ def scan(prep: Prepared, text: str, read_source: bool = False) -> Scan:
     return Scan(lines, stream_line, positions, skipped)
 
 
-def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
+def match_signatures(prep: Prepared, positions: dict, stream_line: list) -> dict[int, tuple]:
     """Every signature found: index -> (score, first position, last position, every accepted
     occurrence as (score, first, last)). Only signatures whose anchor words occur are tried."""
     out = {}
@@ -426,7 +437,7 @@ def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
             if not plist:
                 continue
             for pos in plist[:MAX_OCCURRENCES]:
-                found, first, last, top_found = _align(sig, anchor, pos, positions)
+                found, first, last, top_found = _align(sig, anchor, pos, positions, stream_line)
                 coverage = found / sig.total
                 whole = sig.contiguous and found >= sig.total - 1e-9 and last - first == len(sig.tokens) - 1
                 # Missing the signature's most telling word (SIGKILL where the log says SIGABRT)
@@ -447,19 +458,20 @@ def match_signatures(prep: Prepared, positions: dict) -> dict[int, tuple]:
 
 def signature_scores(prep: Prepared, text: str) -> dict[int, float]:
     """The score of every signature that matches the text, by signature index."""
-    return {si: m[0] for si, m in match_signatures(prep, scan(prep, text).positions).items()}
+    scanned = scan(prep, text)
+    return {si: m[0] for si, m in match_signatures(prep, scanned.positions, scanned.stream_line).items()}
 
 
 def diagnose_matches(index: dict | Prepared, text: str) -> list[Match]:
     prep = index if isinstance(index, Prepared) else prepare(index)
     scanned = scan(prep, text)
-    matched = match_signatures(prep, scanned.positions)
+    matched = match_signatures(prep, scanned.positions, scanned.stream_line)
     if not matched and scanned.skipped_source:
         # A partial paste: traceback frames and the source lines Python quotes under them
         # (`raise BackendCompilerFailed(...)`), with the message itself cut off. The `raise`
         # lines quoted there are then the best evidence there is.
         scanned = scan(prep, text, read_source=True)
-        matched = match_signatures(prep, scanned.positions)
+        matched = match_signatures(prep, scanned.positions, scanned.stream_line)
     lines, stream_line = scanned.lines, scanned.stream_line
     best: dict[int, tuple] = {}  # entry -> (score, first_pos, last_pos, sig)
     spans: dict[int, list] = {}  # entry -> every accepted occurrence as (score, first_pos, last_pos)

@@ -44,3 +44,37 @@ def test_quality_set_covers_many_entries_and_negatives(folder):
     roots = [e["root"] for e in json.loads((folder / "expected.json").read_text(encoding="utf-8")).values()]
     assert len({r for r in roots if r}) >= 30
     assert roots.count(None) >= 8
+
+
+# Python's own errors, raised by user code everywhere: no entry may claim them. Each shares words
+# with some signature (`list index out of range` with nn.Embedding's `index out of range in self`,
+# `'X' object has no attribute 'Y'` with removed-API errors), which is what makes them a test.
+GENERIC_ERRORS = [
+    "IndexError: list index out of range",
+    "IndexError: string index out of range",
+    "IndexError: tuple index out of range",
+    "KeyError: 'input_ids'",
+    "TypeError: 'NoneType' object is not subscriptable",
+    "TypeError: 'int' object is not callable",
+    "TypeError: unsupported operand type(s) for +: 'int' and 'str'",
+    "TypeError: list indices must be integers or slices, not str",
+    "TypeError: __init__() missing 1 required positional argument: 'config'",
+    "AttributeError: 'NoneType' object has no attribute 'shape'",
+    "AttributeError: 'list' object has no attribute 'to'",
+    "AttributeError: 'dict' object has no attribute 'input_ids'",
+    "ValueError: too many values to unpack (expected 2)",
+    "ValueError: invalid literal for int() with base 10: 'abc'",
+    "ZeroDivisionError: division by zero",
+    "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.json'",
+    "NameError: name 'np' is not defined",
+    "UnboundLocalError: cannot access local variable 'tr_loss' where it is not associated with a value",
+    "RecursionError: maximum recursion depth exceeded while calling a Python object",
+    "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    "UnicodeDecodeError: 'utf-8' codec can't decode byte 0x80 in position 0: invalid start byte",
+]
+
+
+@pytest.mark.parametrize("line", GENERIC_ERRORS)
+def test_python_own_errors_are_claimed_by_no_entry(prepared, line):
+    results = matching.diagnose_matches(prepared, f'Traceback (most recent call last):\n  File "train.py", line 7, in <module>\n    main()\n{line}\n')
+    assert [(r.slug, r.score) for r in results if r.role != "warning"] == []
