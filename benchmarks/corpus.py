@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SYLLABLES = "ka lo mi nu pe ra si to vu xe ya zo bre cla dri fro glu pla tri sto".split()
-ENTRY_LINK = re.compile(r"\[([^\]]*)\]\([a-z0-9-]+\.md(#[^)]*)?\)")
+ENTRY_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\([a-z0-9-]+\.md(#[^)]*)?\)")  # text may hold [brackets]
 
 
 def real_bodies() -> list[str]:

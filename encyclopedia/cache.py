@@ -10,7 +10,10 @@ within a second of the last save is always read again (its time stamp cannot be 
 two edits apart).
 
 The cache lives outside the project (in $XDG_CACHE_HOME/ml-failures, or $ML_FAILURES_CACHE_DIR),
-one folder per project root: nothing in a clone or a pull request can plant one.
+one folder per project root: nothing in a clone or a pull request can plant one. It holds two
+files: `index.pickle` (small, read on every build: each file's stat and digest, and the record
+of the last site written) and `prepared.sqlite` (large: the prepared entries, one row per file,
+so a build reads only the rows it needs and writes only the rows that changed).
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import hashlib
 import importlib.metadata
 import os
 import pickle
+import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +33,7 @@ from .loading import Entry
 from .markup import RenderedBody
 from .problems import Problem
 
-FORMAT = 1
+FORMAT = 2
 RACY_SECONDS = 1.0
 # Libraries whose output a cached entry holds (parsed YAML, rendered Markdown, highlighted code).
 LIBRARIES = ("PyYAML", "python-frontmatter", "markdown-it-py", "mdit-py-plugins", "Pygments")
@@ -51,33 +55,109 @@ class _Item:
     digest: str
 
 
+class PreparedStore:
+    """The prepared entries on disk: one SQLite row per entry file (its display path, the digest
+    of the content it was prepared from, and the pickled Prepared), made by one generator with one
+    configuration. Reads fetch single rows; nothing is written until `save`. Any error reading
+    (a missing, truncated or foreign file) reads as an empty store, never as a failure."""
+
+    def __init__(self, path: Path, key: str):
+        self.path, self.key = path, key
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.Lock()  # `serve` builds on another thread than the one that opened it
+        self.broken = False
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if self._db is None and not self.broken and self.path.is_file():
+            try:
+                db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+                if meta.get("format") != str(FORMAT) or meta.get("key") != self.key:
+                    db.close()
+                    return None
+                self._db = db
+            except sqlite3.Error:
+                self.broken = True
+        return self._db
+
+    def config_key(self) -> str | None:
+        with self._lock:
+            try:
+                db = self._connect()
+                row = db and db.execute("SELECT value FROM meta WHERE name = 'config'").fetchone()
+            except sqlite3.Error:
+                self.broken, row = True, None
+            return row[0] if row else None
+
+    def get(self, shown: str) -> tuple[str, Prepared] | None:
+        with self._lock:
+            try:
+                db = self._connect()
+                row = db and db.execute("SELECT digest, data FROM prepared WHERE path = ?", (shown,)).fetchone()
+                return (row[0], pickle.loads(row[1])) if row else None
+            except Exception:  # noqa: BLE001 - an unreadable row is a row we do not have
+                return None
+
+    def save(self, config_key: str, changed: dict, keep: set[str] | None, clear: bool) -> None:
+        """Write the rows that changed in one transaction (`clear`: drop every other row first;
+        `keep`: drop rows of files that are gone). A store that cannot be opened is made anew."""
+        with self._lock:
+            if self.broken or self._connect() is None:
+                self.close()
+                self.path.unlink(missing_ok=True)
+                self.broken, clear = False, True
+                self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
+                self._db.execute("CREATE TABLE IF NOT EXISTS prepared "
+                                 "(path TEXT PRIMARY KEY, digest TEXT NOT NULL, data BLOB NOT NULL)")
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if clear:
+                    db.execute("DELETE FROM prepared")
+                elif keep is not None:
+                    gone = [(p,) for (p,) in db.execute("SELECT path FROM prepared") if p not in keep]
+                    db.executemany("DELETE FROM prepared WHERE path = ?", gone)
+                db.executemany("INSERT OR REPLACE INTO prepared VALUES (?, ?, ?)",
+                               [(shown, digest, pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
+                                for shown, (digest, prepared) in sorted(changed.items())])
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                               [("format", str(FORMAT)), ("key", self.key), ("config", config_key)])
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
 @dataclass
 class EntryCache:
     """What the last builds learned, by display path: each file's stat and digest (small, read
-    on every build) and what it prepared to (large, read only when a build needs it). `key`
-    names the generator; a cache opened with another key starts empty."""
+    on every build) and what it prepared to (a row per file in `store`, read only when a build
+    needs it; what this build prepared waits in `fresh` until saved). `key` names the generator;
+    a cache opened with another key starts empty."""
 
     key: str
     items: dict[str, _Item] = field(default_factory=dict)
     config_key: str = ""  # the configuration the prepared entries were made with
     saved_at: float = 0.0
     site: dict = field(default_factory=dict)  # the last site written: fingerprint, folder, files
-    load_prepared: Callable[[], dict] | None = None  # reads {path: (digest, Prepared)} when first needed
+    store: PreparedStore | None = None
     hits: int = 0
     misses: int = 0
-    _prepared: dict | None = None
-    prepared_changed: bool = False
-
-    def prepared(self) -> dict[str, tuple[str, Prepared]]:
-        if self._prepared is None:
-            self._prepared = (self.load_prepared or dict)()
-        return self._prepared
+    fresh: dict = field(default_factory=dict)  # {path: (digest, Prepared)} prepared since the last save
+    keep: set[str] | None = None  # the files of the last build (rows of other files are dropped)
+    cleared: bool = False  # the configuration changed: every stored row is stale
 
     def use_config(self, config_key: str) -> None:
         """Entries are prepared with the configuration (its categories, for one): another
         configuration makes every prepared entry stale."""
         if config_key != self.config_key:
-            self._prepared, self.prepared_changed = {}, True
+            self.fresh, self.cleared = {}, True
             self.config_key = config_key
 
     def digest(self, path: Path, shown: str) -> str | None:
@@ -100,10 +180,17 @@ class EntryCache:
         self.items[shown] = _Item(stat, digest)
         return digest
 
+    def stored(self, shown: str) -> tuple[str, Prepared] | None:
+        """(digest, Prepared) last prepared for this file, whatever its content is now."""
+        kept = self.fresh.get(shown)
+        if kept is None and not self.cleared and self.store is not None:
+            kept = self.store.get(shown)
+        return kept
+
     def get(self, shown: str, digest: str | None) -> Prepared | None:
         """The prepared entry for this content, if the cache holds it (the digest is stored
         with it, so a prepared entry never outlives the content it came from)."""
-        kept = self.prepared().get(shown) if digest is not None else None
+        kept = self.stored(shown) if digest is not None else None
         if kept is not None and kept[0] == digest:
             self.hits += 1
             return kept[1]
@@ -112,17 +199,15 @@ class EntryCache:
 
     def put(self, shown: str, digest: str | None, prepared: Prepared) -> None:
         if digest is not None:
-            self.prepared()[shown] = (digest, prepared)
-            self.prepared_changed = True
+            self.fresh[shown] = (digest, prepared)
 
     def forget_except(self, shown_paths: set[str]) -> None:
         """Drop files that are gone, so the cache does not grow with every rename."""
         for gone in set(self.items) - shown_paths:
             del self.items[gone]
-        if self._prepared is not None:
-            for gone in set(self._prepared) - shown_paths:
-                del self._prepared[gone]
-                self.prepared_changed = True
+        for gone in set(self.fresh) - shown_paths:
+            del self.fresh[gone]
+        self.keep = set(shown_paths)
 
 
 def _is_regular(mode: int) -> bool:
@@ -157,44 +242,37 @@ def cache_dir(root: Path) -> Path:
 def open_cache(folder: Path, key: str) -> EntryCache:
     """The cache saved in `folder` if it was made with `key`; otherwise an empty one. A cache
     that cannot be read (missing, truncated, another format) is an empty cache, never an error.
-    Only the small index is read here; prepared entries are read when a build first needs one."""
+    Only the small index is read here; prepared entries are read one by one as a build needs them."""
+    store = PreparedStore(folder / "prepared.sqlite", key)
     try:
         with open(folder / "index.pickle", "rb") as f:
             saved = pickle.load(f)
         if saved.get("format") == FORMAT and saved.get("key") == key:
-            return EntryCache(key, saved["items"], saved["config_key"], saved["saved_at"], saved["site"],
-                              load_prepared=lambda: _read_prepared(folder, key, saved["config_key"]))
+            cache = EntryCache(key, saved["items"], saved["config_key"], saved["saved_at"], saved["site"], store)
+            # Rows made with another configuration than the index says (two builds crossed) are stale.
+            cache.cleared = store.config_key() not in (None, cache.config_key)
+            return cache
     except Exception:  # noqa: BLE001 - any unreadable cache is simply not used
         pass
-    return EntryCache(key)
-
-
-def _read_prepared(folder: Path, key: str, config_key: str) -> dict:
-    try:
-        with open(folder / "prepared.pickle", "rb") as f:
-            saved = pickle.load(f)
-        if saved.get("format") == FORMAT and saved.get("key") == key and saved.get("config_key") == config_key:
-            return saved["prepared"]
-    except Exception:  # noqa: BLE001
-        pass
-    return {}
+    return EntryCache(key, store=store)
 
 
 def save_cache(folder: Path, cache: EntryCache, now: float) -> None:
-    """Write the cache, each file atomically (a reader sees the old file or the new one): the
-    prepared entries only when they changed, then the index. Failing to write costs the next
+    """Write the cache: the prepared entries that changed (one transaction), then the index
+    (atomically: a reader sees the old file or the new one). Failing to write costs the next
     build time, not correctness (a prepared entry is used only with the digest it was made
     from), so errors are ignored."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        if cache.prepared_changed and cache._prepared is not None:
-            _write(folder / "prepared.pickle", {"format": FORMAT, "key": cache.key,
-                                                "config_key": cache.config_key, "prepared": cache._prepared})
-            cache.prepared_changed = False
+        if cache.store is None:
+            cache.store = PreparedStore(folder / "prepared.sqlite", cache.key)
+        if cache.fresh or cache.cleared or cache.keep is not None:
+            cache.store.save(cache.config_key, cache.fresh, cache.keep, cache.cleared)
+            cache.fresh, cache.cleared, cache.keep = {}, False, None
         _write(folder / "index.pickle", {"format": FORMAT, "key": cache.key, "saved_at": now, "items": cache.items,
                                          "config_key": cache.config_key, "site": cache.site})
         cache.saved_at = now
-    except OSError:
+    except (OSError, sqlite3.Error):
         pass
 
 
@@ -209,20 +287,26 @@ def _write(path: Path, data: dict) -> None:
         raise
 
 
-def site_fingerprint(cache: EntryCache, config_path: Path, base_url: str | None, entry_files: list[tuple[Path, str]],
-                     theme_dirs: list[Path]) -> str:
-    """Everything a site is built from, as one digest: the generator, the configuration and
-    base URL, every entry file (path and content) and every template and asset."""
+def theme_fingerprint(cache: EntryCache, config_path: Path, base_url: str | None, theme_dirs: list[Path]) -> str:
+    """Every input of a site but the entries, as one digest: the generator, the configuration and
+    base URL, and every template and asset."""
     h = hashlib.sha256(f"{cache.key}\0{base_url or ''}\0".encode())
     try:
         h.update(config_path.read_bytes())
     except OSError:
         h.update(b"\0no configuration\0")
-    for path, shown in entry_files:
-        h.update(f"\0{shown}\0{cache.digest(path, shown)}".encode())
     for folder in theme_dirs:
         for f in sorted(p for p in folder.rglob("*") if p.is_file()):
             h.update(f"\0{f.relative_to(folder).as_posix()}\0".encode() + f.read_bytes())
+    return h.hexdigest()
+
+
+def site_fingerprint(theme: str, entry_digests: dict[str, str | None]) -> str:
+    """Everything a site is built from, as one digest: the theme fingerprint and every entry file
+    (display path and content digest)."""
+    h = hashlib.sha256(theme.encode())
+    for shown, digest in sorted(entry_digests.items()):
+        h.update(f"\0{shown}\0{digest}".encode())
     return h.hexdigest()
 
 

@@ -214,8 +214,9 @@ def _progress(message: str) -> None:
 def cmd_build(root: Path, args) -> int:
     from .cache import cache_dir, generator_key, open_cache, output_state, save_cache, site_is_current
     from .config import url_problem
+    from .incremental import edited_pages, site_record
     from .output import OutputRefused, check_output_dir, write_site
-    from .site import build_site, project_fingerprint
+    from .site import build_site, project_inputs
     start = time.perf_counter()
     why = url_problem(args.base_url) if args.base_url is not None else None
     if why:
@@ -232,14 +233,20 @@ def cmd_build(root: Path, args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     out = out.resolve()
-    cache, fingerprint, folder = None, None, cache_dir(project.root)
+    cache, inputs, folder = None, None, cache_dir(project.root)
     if not args.no_cache:
         cache = open_cache(folder, generator_key())
-        fingerprint = project_fingerprint(project, cache, args.base_url)
-        if site_is_current(cache, fingerprint, out):
+        inputs = project_inputs(project, cache, args.base_url)
+        if site_is_current(cache, inputs.fingerprint, out):
             took = time.perf_counter() - start
             print(f"Nothing changed since the last build: {_rel(out, root)} is up to date ({took:.2f}s).")
             return EXIT_OK
+        try:
+            edit = edited_pages(project, cache, inputs, args.base_url, out)
+        except Exception:  # noqa: BLE001 - whatever stops the short way, the full build reports it
+            edit = None
+        if edit is not None:
+            return _write_edit(edit, cache, inputs, out, root, folder, start)
     try:
         site = build_site(project, args.base_url, progress=lambda stage: _progress(f"building: {stage}…"),
                           cache=cache, workers=args.jobs)
@@ -251,7 +258,7 @@ def cmd_build(root: Path, args) -> int:
             print(f"error: cannot write the site to {out}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_USAGE
         if cache is not None:
-            cache.site = {"fingerprint": fingerprint, "out": str(out), "files": output_state(out, sorted(site.files))}
+            cache.site = site_record(site, inputs, out, output_state(out, sorted(site.files)))
     finally:
         _progress("")  # clear the progress line, whatever happened
         if cache is not None:  # prepared entries are worth keeping even when the build failed
@@ -261,6 +268,31 @@ def cmd_build(root: Path, args) -> int:
     reused = f", {cache.hits} of {cache.hits + cache.misses} entries unchanged" if cache is not None and cache.hits else ""
     print(f"Built {len(site.entries)} entries into {len(site.files)} files ({pages} pages) "
           f"at {_rel(out, root)} in {took:.2f}s{reused}.")
+    return EXIT_OK
+
+
+def _write_edit(edit, cache, inputs, out: Path, root: Path, folder: Path, start: float) -> int:
+    """Write the pages of entries whose edits show nowhere else, and record the site as built
+    from the new inputs (see incremental.py)."""
+    from .cache import output_state, save_cache
+    from .output import replace_files
+    try:
+        replace_files(edit.files, out)
+    except OSError as exc:
+        print(f"error: cannot write the site to {out}: {exc.strerror or exc}", file=sys.stderr)
+        cache.site = {}  # the folder may hold some of the new pages: the next build writes all of it
+        save_cache(folder, cache, time.time())
+        return EXIT_USAGE
+    record = dict(cache.site)
+    record["files"] = {**record["files"], **output_state(out, sorted(edit.files))}
+    record["entries"] = {**record["entries"], **edit.entries}
+    record["fingerprint"] = inputs.fingerprint
+    cache.site = record
+    save_cache(folder, cache, time.time())
+    took = time.perf_counter() - start
+    n = len(edit.files)
+    print(f"Built {n} page{'s' if n != 1 else ''} at {_rel(out, root)} in {took:.2f}s: only the edited "
+          f"entr{'ies' if n != 1 else 'y'}'s own page{'s' if n != 1 else ''} changed, the rest of the site is as it was.")
     return EXIT_OK
 
 

@@ -91,6 +91,24 @@ def write_site(files: dict[str, bytes], out_dir: Path) -> None:
         raise
 
 
+def replace_files(files: dict[str, bytes], out_dir: Path) -> None:
+    """Replace a few files of a site written earlier, each atomically (a reader sees the old
+    file or the new one, never part of one): what a build that changes only some pages writes.
+    Every check has passed before this is called; only the disk can fail here."""
+    out_dir = out_dir.resolve()
+    for rel, content in sorted(files.items()):
+        path = out_dir / rel
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(content)
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)  # as the full build left it
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
 def _temp_prefix(out_dir: Path, kind: str) -> str:
     # The pid lets a later build tell a folder left by a dead build from one a live build uses.
     return f".{out_dir.name}-{kind}-{os.getpid()}-"

@@ -4,6 +4,8 @@ as {output path: bytes}. Feeds, the search index, the schema and assets are made
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
@@ -20,6 +22,11 @@ from .search_index import DETAILS_URL, INDEX_URL
 from .taxonomy import Taxonomies, Term, category_name
 
 RECENT_LIMIT = 10
+# What only an entry's own page shows. Every other output (listings, other entries' related
+# lists, feeds) is rendered from `outward(entry)`, with these left out, so an edit to them
+# changes that one page and nothing else, whatever the templates do (incremental.py counts on it).
+PAGE_ONLY = {"body": "", "body_line": 0, "checked": "", "causes": (), "symptoms": (), "references": (),
+             "field_lines": (), "item_lines": ()}
 ROLE_LABELS = {"consequence": "Usually a consequence", "warning": "Warning, not a failure"}
 
 
@@ -34,12 +41,28 @@ class SiteData:
     taxonomies: Taxonomies
 
 
+def outward(entry: Entry) -> Entry:
+    """The entry as pages other than its own see it (see PAGE_ONLY)."""
+    return dataclasses.replace(entry, **PAGE_ONLY)
+
+
+def outward_digest(entry: Entry, body: RenderedBody) -> str:
+    """A digest of everything of an entry that outputs other than its own page read: its outward
+    view, the entries its body links to (backlinks and related lists), its rendered summary and
+    fix. While it is unchanged, an edit to the entry changes its own page and nothing else."""
+    fields = body.fields
+    seen = (outward(entry), sorted({slug for slug, _ in body.links}), fields.summary, fields.summary_unlinked,
+            fields.fix)
+    return hashlib.sha256(repr(seen).encode()).hexdigest()
+
+
 class PageRenderer:
     def __init__(self, env: Environment, data: SiteData):
         self.data = data
         self.env = env
         self.env.filters["jsonld"] = _jsonld
-        self.by_slug = {e.slug: e for e in data.entries}
+        self.outward = tuple(outward(e) for e in data.entries)  # what listings and related lists show
+        self.by_slug = {e.slug: e for e in self.outward}
 
     # -- helpers -------------------------------------------------------------------------------
     def _render(self, template: str, url: str, **context) -> bytes:
@@ -54,7 +77,7 @@ class PageRenderer:
             site=cfg, page_url=url, link=link, root=root,
             canonical=urls.absolute(cfg.base_url, url if url != "404.html" else ""),
             category_name=category_name, severity_label=_severity_label,
-            role_labels=ROLE_LABELS, by_slug=self.by_slug, system_url=urls.system_url,
+            role_labels=ROLE_LABELS, system_url=urls.system_url,
             index_url=INDEX_URL, details_url=DETAILS_URL,
             summary_md=lambda e: Markup(self.data.bodies[e.slug].fields.summary_unlinked),
             plain_text=markup.plain_text, **context)
@@ -72,15 +95,15 @@ class PageRenderer:
     def listing_pages(self) -> dict[str, bytes]:
         """The home page, the A-Z list, the tag, category and system indexes and their pages, the
         search page and the 404 page."""
-        d = self.data
+        d, entries = self.data, self.outward
         files: dict[str, bytes] = {}
-        recent = sorted(d.entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]
+        recent = sorted(entries, key=lambda e: (-e.updated.toordinal(), e.slug))[:RECENT_LIMIT]
         files["index.html"] = self._render("home.html", "", recent=recent,
-                                           categories=d.taxonomies.categories, count=len(d.entries))
+                                           categories=d.taxonomies.categories, count=len(entries))
         all_url = "entries/"
         files[urls.output_path(all_url)] = self._render(
-            "listing.html", all_url, heading="All entries", description=f"{len(d.entries)} failures, A to Z.",
-            items=sorted(d.entries, key=lambda e: (e.title.lower(), e.slug)), breadcrumbs=[])
+            "listing.html", all_url, heading="All entries", description=f"{len(entries)} failures, A to Z.",
+            items=sorted(entries, key=lambda e: (e.title.lower(), e.slug)), breadcrumbs=[])
         for kind, terms, heading, index_url in (
             ("tag", d.taxonomies.tags, "Tags", "tags/"),
             ("category", d.taxonomies.categories, "Categories", "categories/"),

@@ -53,6 +53,7 @@ class DevSite:
         self.generation = 0  # bumped whenever the files or the problems change (the browser watches it)
         self.good_generation = 0  # the rebuild (or quick update) that produced `files`
         self.changed = threading.Condition()
+        self.settled = False  # the last quick update left nothing for a full rebuild to change
         # Entries prepared by the last build (or by `build`), kept in memory across rebuilds, so
         # an edit re-reads and re-renders only the file that changed.
         self.cache = open_cache(cache_dir(project.root), generator_key())
@@ -99,26 +100,32 @@ class DevSite:
         return ok
 
     def quick_update(self, paths: list[Path]) -> bool:
-        """Show edited entries at once, before the full rebuild (see site.quick_entry_pages);
-        False when the edit needs the full rebuild to be shown."""
+        """Show edited entries at once (see site.quick_entry_pages); False when the edit needs
+        the full rebuild to be shown. When the edit changes nothing but those pages, the site is
+        then complete and `settled` is set: no full rebuild is needed."""
+        self.settled = False
         if self.site is None or self.errors:
             return False
         start = time.perf_counter()
         try:
-            pages = quick_entry_pages(self.site, self.project, paths)
+            quick = quick_entry_pages(self.site, self.project, paths)
         except Exception:  # noqa: BLE001 - the full rebuild that follows reports any problem
-            pages = None
-        if not pages:
+            quick = None
+        if not quick or not quick.pages:
             return False
-        if all(self.files.get(path) == page for path, page in pages.items()):
+        if quick.site is not None:
+            self.site, self.settled = quick.site, True
+        if all(self.files.get(path) == page for path, page in quick.pages.items()):
             return True  # a file touched, or edited and put back: nothing to reload
         with self.changed:
-            self.files = {**self.files, **pages}
+            self.files = {**self.files, **quick.pages}
             self.generation += 1
             self.good_generation = self.generation
             self.changed.notify_all()
-        print(f"Showing {len(pages)} edited entr{'y' if len(pages) == 1 else 'ies'} "
-              f"({time.perf_counter() - start:.2f}s); rebuilding the rest.", file=sys.stderr)
+        n = len(quick.pages)
+        rest = "nothing else changes" if self.settled else "rebuilding the rest"
+        print(f"Showing {n} edited entr{'y' if n == 1 else 'ies'} ({time.perf_counter() - start:.2f}s); {rest}.",
+              file=sys.stderr)
         return True
 
     def state(self) -> bytes:
@@ -156,8 +163,8 @@ def _watch(dev: DevSite, stop: threading.Event, last: dict) -> None:
             now = settled
         edited = _edited_entries(dev.project, last, now)
         last = now
-        if edited:
-            dev.quick_update(edited)
+        if edited and dev.quick_update(edited) and dev.settled:
+            continue  # only the edited entries' own pages changed, and they are shown
         dev.rebuild()
 
 

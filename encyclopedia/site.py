@@ -13,13 +13,13 @@ from importlib import resources
 from pathlib import Path
 
 from . import matching, theme, urls
-from .cache import EntryCache, Prepared, site_fingerprint
+from .cache import EntryCache, Prepared, site_fingerprint, theme_fingerprint
 from .config import Config, load_config
 from .feeds import feed_files
 from .linking import check_related, link_entries
 from .loading import Entry, check_collection, display_path, find_entry_files, load_entries, load_entry
 from .markup import render_body, render_fields, unknown_links
-from .pages import PageRenderer, SiteData
+from .pages import PageRenderer, SiteData, outward_digest
 from .problems import BuildError, Problem
 from .schema import SCHEMA_URL, schema_json
 from .search_index import build_search_index, index_files
@@ -145,12 +145,27 @@ def _load(project: Project, base_url: str | None = None, paths: list[Path] | Non
     return config, files, entries, problems
 
 
-def project_fingerprint(project: Project, cache: EntryCache, base_url: str | None = None) -> str:
-    """One digest of every input of a build of `project` (see cache.site_fingerprint)."""
+@dataclass(frozen=True)
+class Inputs:
+    """What a build of a project reads, as digests: the theme (generator, configuration, base URL,
+    templates, assets; cache.theme_fingerprint) and every entry file by display path."""
+
+    theme: str
+    digests: dict  # display path -> SHA-256 of the file (None: not a readable file)
+    paths: dict  # display path -> Path
+
+    @property
+    def fingerprint(self) -> str:
+        return site_fingerprint(self.theme, self.digests)
+
+
+def project_inputs(project: Project, cache: EntryCache, base_url: str | None = None) -> Inputs:
+    """The digests of every input of a build of `project` (file digests come from the cache's
+    stat index where it can vouch for them)."""
     files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
-    return site_fingerprint(cache, project.config_path, base_url,
-                            [(f, display_path(f, project.root)) for f in files],
-                            [project.templates_dir, project.assets_dir])
+    paths = {display_path(f, project.root): f for f in files}
+    theme_key = theme_fingerprint(cache, project.config_path, base_url, [project.templates_dir, project.assets_dir])
+    return Inputs(theme_key, {shown: cache.digest(f, shown) for shown, f in paths.items()}, paths)
 
 
 def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryCache | None,
@@ -290,17 +305,25 @@ def build_site(project: Project, base_url: str | None = None,
     out.add(pages.listing_pages())
     out.add(index_files(index))
     out.add({SCHEMA_URL: schema_json(config.category_keys).encode()})
-    out.add(feed_files(env, config, entries, out.paths()))
+    out.add(feed_files(env, config, pages.outward, out.paths()))
     out.add(theme.asset_files(project.assets_dir))
     return Site(out.files, entries, pages)
 
 
-def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> dict[str, bytes] | None:
+@dataclass(frozen=True)
+class QuickEdit:
+    pages: dict  # output path -> bytes: the edited entries' pages
+    site: Site | None  # the whole site after the edit, when it changes nothing but those pages
+
+
+def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> QuickEdit | None:
     """The pages of edited entries, rendered against the last build's related errors, listings
-    and search index: what `serve` shows at once while the full rebuild runs (whose pages then
-    replace these, so a change to related lists or indexes shows a moment later). None when an
-    edit cannot be shown this way: an entry that is new, removed or renamed, or that does not
-    load, render or link cleanly on its own (the full rebuild reports why)."""
+    and search index: what `serve` shows at once. When no edited entry changed what other
+    outputs show (pages.outward_digest), those pages are all that changed, and `site` is the
+    whole site after the edit; otherwise the full rebuild that follows replaces these pages (so
+    a change to related lists or indexes shows a moment later). None when an edit cannot be
+    shown this way: an entry that is new, removed or renamed, or that does not load, render or
+    link cleanly on its own (the full rebuild reports why)."""
     renderer = site.pages
     if renderer is None:
         return None
@@ -308,18 +331,21 @@ def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> dict[s
     position = {e.slug: i for i, e in enumerate(data.entries)}
     known = set(position)
     entries, bodies = list(data.entries), dict(data.bodies)
-    edited = []
+    edited, alone = [], True
     for path in paths:
         prepared = prepare_entry(path, data.config, display_path(path, project.root))
         entry = prepared.entry
         if entry is None or prepared.problems or entry.slug not in known or entry.slug in edited \
                 or unknown_links(prepared.body, entry.source_path, known) or check_field_links([prepared], known):
             return None
+        old = entries[position[entry.slug]]
+        alone = alone and outward_digest(old, bodies[old.slug]) == outward_digest(entry, prepared.body)
         entries[position[entry.slug]] = entry
         bodies[entry.slug] = prepared.body
         edited.append(entry.slug)
     quick = PageRenderer(renderer.env, dataclasses.replace(data, entries=tuple(entries), bodies=bodies))
-    return {urls.output_path(urls.entry_url(slug)): quick.render_entry(entries[position[slug]]) for slug in edited}
+    pages = {urls.output_path(urls.entry_url(slug)): quick.render_entry(entries[position[slug]]) for slug in edited}
+    return QuickEdit(pages, Site({**site.files, **pages}, tuple(entries), quick) if alone else None)
 
 
 class Outputs:

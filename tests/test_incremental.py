@@ -51,33 +51,83 @@ def test_incremental_builds_equal_cold_builds(workspace, capsys):
     def cold() -> dict[str, bytes]:
         return {k: v for k, v in build_site(Project.at(content), workers=1).files.items()}
 
+    widget = entries / "widget-overflow.md"
+    # (what changes, the change, whether only the edited entries' own pages may be rebuilt)
     steps = [
-        ("first build", lambda: None),
-        ("nothing changed", lambda: None),
-        ("an entry's body", lambda: edit(entries / "widget-overflow.md", "## Why it happens\n",
-                                         "## Why it happens\n\nA new first paragraph.\n\n")),
-        ("an entry's title", lambda: edit(entries / "tiny-warning.md", "title: ", "title: Renamed ")),
+        ("first build", lambda: None, False),
+        ("nothing changed", lambda: None, False),
+        ("an entry's body", lambda: edit(widget, "## Why it happens\n",
+                                         "## Why it happens\n\nA new first paragraph.\n\n"), True),
+        ("an entry's causes, references and checked text", lambda: (
+            edit(widget, "  - A batch larger than the buffer.\n", "  - A batch larger than the buffer.\n  - A new cause.\n"),
+            edit(widget, "    url: https://example.org/issues/42\n",
+                 "    url: https://example.org/issues/42\n  - title: Issue 43\n    url: https://example.org/issues/43\n"),
+            edit(widget, "2026-11-30, a reviewer", "2026-12-01, a second reviewer")), True),
+        ("two entries' bodies at once", lambda: (
+            edit(widget, "Details.", "More details."),
+            (entries / "launcher-exit.md").write_text((entries / "launcher-exit.md").read_text() + "\nA last line.\n")),
+         True),
+        ("a body link that makes a backlink", lambda: edit(
+            entries / "tiny-warning.md", "\n## ", "\nSee also [the widget page](widget-overflow.md).\n\n## "), False),
+        ("an entry's summary (shown in listings)", lambda: edit(widget, "summary: The widget", "summary: This widget"),
+         False),
+        ("a listing template that reads bodies", lambda: edit(
+            workspace / "templates" / "_macros.html", "{{ e.title }}", "{{ e.title }}{{ e.body }}{{ e.checked }}"), False),
+        ("an entry's body, shown by that template", lambda: edit(widget, "More details.", "Other details."), True),
+        ("an entry's title", lambda: edit(entries / "tiny-warning.md", "title: ", "title: Renamed "), False),
         ("an entry added", lambda: (entries / "widget-overflow-copy.md").write_text(
-            (entries / "widget-overflow.md").read_text().replace("widget buffer", "gadget spool"))),
-        ("an entry deleted", lambda: (entries / "widget-overflow-copy.md").unlink()),
-        ("an entry renamed", lambda: (entries / "tiny-warning.md").rename(entries / "tiny-warning-renamed.md")),
-        ("a template", lambda: edit(workspace / "templates" / "base.html", "</body>", "<!-- edited --></body>")),
-        ("the configuration", lambda: edit(content / "site.yaml", "title: ", "title: Edited ")),
+            widget.read_text().replace("widget buffer", "gadget spool")), False),
+        ("an entry deleted", lambda: (entries / "widget-overflow-copy.md").unlink(), False),
+        ("an entry renamed", lambda: (entries / "tiny-warning.md").rename(entries / "tiny-warning-renamed.md"), False),
+        ("a template", lambda: edit(workspace / "templates" / "base.html", "</body>", "<!-- edited --></body>"), False),
+        ("the configuration", lambda: edit(content / "site.yaml", "title: ", "title: Edited "), False),
         ("an asset", lambda: (workspace / "assets" / "style.css").write_text(
-            (workspace / "assets" / "style.css").read_text() + "\n/* edited */\n")),
+            (workspace / "assets" / "style.css").read_text() + "\n/* edited */\n"), False),
+        ("an entry's body after all that", lambda: edit(widget, "Other details.", "Last details."), True),
     ]
     seen = set()
-    for what, change in steps:
+    for what, change, own_pages_only in steps:
         change()
         said = incremental()
         expected = cold()
         assert read_site(out) == expected, f"after {what}, the incremental build differs from a cold one"
         if what == "nothing changed":
             assert said.startswith("Nothing changed since the last build"), said
+        elif own_pages_only:
+            assert "only the edited" in said, f"after {what}, the whole site was built: {said}"
         else:
-            assert said.startswith("Built "), f"after {what}: {said}"
+            assert said.startswith("Built ") and "entries into" in said, f"after {what}: {said}"
         seen.add(expected.get("index.html"))
     assert len(seen) > 3  # the edits did change the site
+
+
+def test_an_edit_with_a_problem_is_reported_and_writes_nothing(workspace, capsys):
+    """A body edit that breaks a link is not taken the short way: the full build reports it and
+    the site stays as it was; fixing it rebuilds just the page again."""
+    content, out = workspace / "content", workspace / "site"
+    widget = content / "entries" / "widget-overflow.md"
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    before = read_site(out)
+    edit(widget, "Details.", "See [nothing](no-such-entry.md).")
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "link to unknown entry `no-such-entry`" in captured.err
+    assert read_site(out) == before
+    edit(widget, "See [nothing](no-such-entry.md).", "Details, again.")
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    assert "only the edited" in capsys.readouterr().out
+    assert read_site(out) == build_site(Project.at(content), workers=1).files
+
+
+def test_a_page_changed_by_hand_makes_a_full_build(workspace, capsys):
+    """The short way trusts the site folder only while it is as the last build left it."""
+    content, out = workspace / "content", workspace / "site"
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    (out / "entries" / "launcher-exit" / "index.html").write_text("changed by hand, longer than before " * 20)
+    edit(content / "entries" / "widget-overflow.md", "Details.", "More details.")
+    assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
+    assert "entries into" in capsys.readouterr().out.splitlines()[-1]
+    assert read_site(out) == build_site(Project.at(content), workers=1).files
 
 
 def test_a_file_deleted_from_the_site_is_written_again(workspace, capsys):
@@ -92,7 +142,7 @@ def test_a_file_deleted_from_the_site_is_written_again(workspace, capsys):
 def test_a_corrupt_cache_is_ignored(workspace, capsys):
     content, out = workspace / "content", workspace / "site"
     assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
-    corrupted = list((workspace / "cache").rglob("*.pickle"))
+    corrupted = sorted((workspace / "cache").rglob("*.pickle")) + sorted((workspace / "cache").rglob("*.sqlite"))
     assert len(corrupted) == 2  # the index and the prepared entries
     for f in corrupted:
         f.write_bytes(b"not a pickle")
@@ -107,7 +157,7 @@ def test_a_build_with_nothing_changed_reads_only_the_small_index(workspace, caps
     prepares everything again and still equals a cold build."""
     content, out = workspace / "content", workspace / "site"
     assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
-    [prepared] = list((workspace / "cache").rglob("prepared.pickle"))
+    [prepared] = list((workspace / "cache").rglob("prepared.sqlite"))
     prepared.write_bytes(b"unreadable")
     assert cli.main(["build", "--root", str(content), "--out", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("Nothing changed")

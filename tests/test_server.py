@@ -190,6 +190,23 @@ def test_an_edited_entry_is_shown_before_the_full_rebuild_which_gives_the_same_p
     assert dev.generation == generation + 1
 
 
+def test_an_edit_only_its_own_page_shows_needs_no_full_rebuild(built):
+    """A body edit changes nothing but the entry's page: the quick update is then the whole new
+    site (what a full build gives, byte for byte) and no rebuild is needed; an edit to what
+    other pages show (the summary, in listings and related lists) still is."""
+    from encyclopedia.site import build_site
+    content, project, dev = built
+    entry = content / "entries" / "widget-overflow.md"
+    entry.write_text(entry.read_text().replace("Details.", "Details, edited while serving."))
+    assert dev.quick_update([entry]) and dev.settled
+    full = build_site(project, dev.base_url, workers=1)
+    assert dev.files == full.files and dev.site.files == full.files
+    entry.write_text(entry.read_text().replace("summary: The widget", "summary: This widget"))
+    assert dev.quick_update([entry]) and not dev.settled
+    assert dev.files != build_site(project, dev.base_url, workers=1).files  # the listings wait for the rebuild
+    assert dev.rebuild() and dev.files == build_site(project, dev.base_url, workers=1).files
+
+
 def test_edits_the_quick_path_cannot_show_wait_for_the_full_rebuild(built):
     content, project, dev = built
     files, generation = dev.files, dev.generation
