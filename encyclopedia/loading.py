@@ -87,10 +87,24 @@ def find_entry_files(entries_dir: Path) -> list[Path]:
 
 def display_path(path: Path, root: Path | None) -> str:
     """The path as problems show it: relative to the project root where possible."""
-    try:  # the folder resolved, not the file: a symbolic link is shown where it is, not where it points
-        return (path.absolute().parent.resolve() / path.name).relative_to((root or Path.cwd()).resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
+    return display_paths([path], root)[0]
+
+
+def display_paths(paths: list[Path], root: Path | None) -> list[str]:
+    """display_path of many files, resolving each folder and the root once (a collection's files
+    share one folder, and resolving is most of the cost of a build with nothing to do)."""
+    base = (root or Path.cwd()).resolve()
+    folders: dict[Path, Path] = {}
+    out = []
+    for path in paths:
+        parent = path.absolute().parent
+        if parent not in folders:
+            folders[parent] = parent.resolve()
+        try:  # the folder resolved, not the file: a symbolic link is shown where it is, not where it points
+            out.append((folders[parent] / path.name).relative_to(base).as_posix())
+        except ValueError:
+            out.append(path.as_posix())
+    return out
 
 
 def load_entries(paths: list[Path], config: Config, root: Path | None = None

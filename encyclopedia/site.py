@@ -17,7 +17,7 @@ from .cache import EntryCache, Prepared, site_fingerprint, theme_fingerprint
 from .config import Config, load_config
 from .feeds import feed_files
 from .linking import check_related, link_entries
-from .loading import Entry, check_collection, display_path, find_entry_files, load_entries, load_entry
+from .loading import Entry, check_collection, display_path, display_paths, find_entry_files, load_entries, load_entry
 from .markup import render_body, render_fields, unknown_links
 from .pages import PageRenderer, SiteData, outward_digest
 from .problems import BuildError, Problem
@@ -163,7 +163,7 @@ def project_inputs(project: Project, cache: EntryCache, base_url: str | None = N
     """The digests of every input of a build of `project` (file digests come from the cache's
     stat index where it can vouch for them)."""
     files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
-    paths = {display_path(f, project.root): f for f in files}
+    paths = dict(zip(display_paths(files, project.root), files, strict=True))
     theme_key = theme_fingerprint(cache, project.config_path, base_url, [project.templates_dir, project.assets_dir])
     return Inputs(theme_key, {shown: cache.digest(f, shown) for shown, f in paths.items()}, paths)
 
@@ -172,7 +172,7 @@ def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryC
                     workers: int) -> list[Prepared]:
     """Every file loaded, validated and its body rendered, in the order given: from the cache
     where it holds the file's content, the rest spread over `workers` processes (map_in_order)."""
-    shown = [display_path(f, root) for f in files]
+    shown = display_paths(files, root)
     if cache is not None:
         # Everything in the configuration but the address: loading and rendering an entry never
         # read it (pages do, and pages are not cached), so `serve` and `build` share the cache.
