@@ -17,18 +17,14 @@ as the last build left it) goes through the full build, which reports every prob
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import theme, urls
 from .cache import EntryCache, Prepared, output_state
-from .config import load_config
 from .linking import Links
-from .loading import display_path
-from .markup import unknown_links
 from .pages import PageRenderer, SiteData, outward_digest
-from .site import Inputs, Project, Site, check_field_links, prepare_entry
+from .site import Inputs, Project, Site, prepare_entry, prepared_key, project_config, stands_alone
 from .taxonomy import Taxonomies
 
 # More edited files than this at once (a branch switch, a bulk edit) go through the full build.
@@ -70,23 +66,19 @@ def edited_pages(project: Project, cache: EntryCache, inputs: Inputs, base_url: 
         return None
     if output_state(out, last["files"]) != last["files"]:
         return None
-    config = load_config(project.config_path, display_path(project.config_path, project.root))
-    if base_url:
-        config = config.with_base_url(base_url)
-    cache.use_config(repr(dataclasses.replace(config, base_url="")))
-    known = {Path(shown).stem for shown in inputs.digests}
+    config = project_config(project, base_url)
+    cache.use_config(prepared_key(config))
+    shown_of = {Path(shown).stem: shown for shown in inputs.digests}  # slug -> file
     prepared: dict[str, Prepared] = {}
     for shown in edited:
         p = cache.get(shown, inputs.digests[shown]) or prepare_entry(inputs.paths[shown], config, shown)
         cache.put(shown, inputs.digests[shown], p)
-        if (p.entry is None or p.problems or unknown_links(p.body, shown, known) or check_field_links([p], known)
-                or outward_digest(p.entry, p.body) != recorded[shown][1]):
+        if not stands_alone(p, set(shown_of)) or outward_digest(p.entry, p.body) != recorded[shown][1]:
             return None
         prepared[shown] = p
     # What the edited pages show of other entries: the entries in their related lists, as the
     # last full build left them (their files are unchanged, so the cache holds them).
     links: dict[str, Links] = last["links"]
-    shown_of = {Path(shown).stem: shown for shown in inputs.digests}
     needed = {s for p in prepared.values() for s in links[p.entry.slug].related} - {p.entry.slug for p in prepared.values()}
     for slug in sorted(needed):
         shown = shown_of.get(slug)

@@ -126,11 +126,30 @@ def find_problems(prepared: list[Prepared], known: set[str], search: matching.Pr
     return sorted(set(problems))
 
 
+def project_config(project: Project, base_url: str | None = None) -> Config:
+    """The project's configuration, with `base_url` in place of its own when given."""
+    config = load_config(project.config_path, display_path(project.config_path, project.root))
+    return config.with_base_url(base_url) if base_url else config
+
+
+def prepared_key(config: Config) -> str:
+    """What prepared entries depend on in the configuration: everything but the address (loading
+    and rendering an entry never read it; pages do, and pages are not cached), so `serve` and
+    `build` share the cache."""
+    return repr(dataclasses.replace(config, base_url=""))
+
+
+def stands_alone(prepared: Prepared, known: set[str]) -> bool:
+    """True when a file loads, renders and links cleanly on its own (`known`: the slugs it may
+    link to); what an edit must be to be shown without the rest of the build."""
+    return (prepared.entry is not None and not prepared.problems
+            and not unknown_links(prepared.body, prepared.entry.source_path, known)
+            and not check_field_links([prepared], known))
+
+
 def _config_and_files(project: Project, base_url: str | None = None, paths: list[Path] | None = None):
     """The configuration and the entry files (the collection plus any extra `paths`)."""
-    config = load_config(project.config_path, display_path(project.config_path, project.root))
-    if base_url:
-        config = config.with_base_url(base_url)
+    config = project_config(project, base_url)
     files = find_entry_files(project.entries_dir) if project.entries_dir.is_dir() else []
     present = {f.resolve() for f in files}
     files += [p for p in paths or [] if p.resolve() not in present]
@@ -174,9 +193,7 @@ def prepare_entries(files: list[Path], config: Config, root: Path, cache: EntryC
     where it holds the file's content, the rest spread over `workers` processes (map_in_order)."""
     shown = display_paths(files, root)
     if cache is not None:
-        # Everything in the configuration but the address: loading and rendering an entry never
-        # read it (pages do, and pages are not cached), so `serve` and `build` share the cache.
-        cache.use_config(repr(dataclasses.replace(config, base_url="")))
+        cache.use_config(prepared_key(config))
         digests = [cache.digest(f, s) for f, s in zip(files, shown, strict=True)]
         out: list[Prepared | None] = [cache.get(s, d) for s, d in zip(shown, digests, strict=True)]
     else:
@@ -335,8 +352,7 @@ def quick_entry_pages(site: Site, project: Project, paths: list[Path]) -> QuickE
     for path in paths:
         prepared = prepare_entry(path, data.config, display_path(path, project.root))
         entry = prepared.entry
-        if entry is None or prepared.problems or entry.slug not in known or entry.slug in edited \
-                or unknown_links(prepared.body, entry.source_path, known) or check_field_links([prepared], known):
+        if not stands_alone(prepared, known) or entry.slug not in known or entry.slug in edited:
             return None
         old = entries[position[entry.slug]]
         alone = alone and outward_digest(old, bodies[old.slug]) == outward_digest(entry, prepared.body)
