@@ -29,6 +29,7 @@ const WORD_CHAR_RE = /^[A-Za-z0-9_]$/;
 const FRAME_RE = new RegExp("^(?:" + R.FRAME + ")");
 const VERSIONISH_RE = new RegExp("^(?:" + R.VERSIONISH + ")$");
 const SOURCE_FILE_RE = new RegExp("^(?:" + R.SOURCE_FILE + ")$");
+const SHARED_LIBRARY_RE = new RegExp("^(?:" + R.SHARED_LIBRARY + ")$");
 const WARNING_PREFIX_RE = new RegExp("^(?:" + R.WARNING_PREFIX + ")");
 const PY_WARNING_RE = new RegExp(R.PY_WARNING);
 
@@ -125,6 +126,12 @@ export function tokenizeLine(line, signature = false) {
       const parts = m[G.path].split(/[/\\]/);
       const name = parts[parts.length - 1];
       if (SOURCE_FILE_RE.test(name)) tokens.push(name.toLowerCase());
+      else if (SHARED_LIBRARY_RE.test(name)) {
+        // The name is read with the same (shared, stateful) expression: keep this line's place.
+        const at = re.lastIndex;
+        tokens.push(...tokenizeLine(name, signature));
+        re.lastIndex = at;
+      }
     } else if (m[G.source] !== undefined) {
       afterNumber = false;
       tokens.push(m[G.source].toLowerCase());

@@ -155,6 +155,7 @@ export default Object.freeze({
   ],
   "VERSIONISH": "[a-z]{1,3}_?[0-9]{2,}[a-z]?",
   "SOURCE_FILE": "[A-Za-z_][A-Za-z0-9_]*\\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)",
+  "SHARED_LIBRARY": "[A-Za-z_][A-Za-z0-9_+.\\-]*\\.(?:so(?:\\.[0-9]+)*|dll|dylib|pyd)",
   "SIGNALS": {
     "1": "sighup",
     "2": "sigint",

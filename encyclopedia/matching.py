@@ -36,6 +36,7 @@ FRAME_RE = re.compile(R.FRAME)
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 VERSIONISH_RE = re.compile(R.VERSIONISH)
 SOURCE_FILE_RE = re.compile(R.SOURCE_FILE)
+SHARED_LIBRARY_RE = re.compile(R.SHARED_LIBRARY)
 WARNING_PREFIX_RE = re.compile(R.WARNING_PREFIX)
 PY_WARNING_RE = re.compile(R.PY_WARNING)
 
@@ -140,6 +141,8 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
             name = m.group().replace("\\", "/").rpartition("/")[2]
             if SOURCE_FILE_RE.fullmatch(name):
                 tokens.append(name.lower())
+            elif SHARED_LIBRARY_RE.fullmatch(name):
+                tokens.extend(tokenize_line(name, signature))
         elif kind == "source":
             after_number = False
             tokens.append(m.group().lower())

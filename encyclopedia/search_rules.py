@@ -44,6 +44,11 @@ ESCAPED_BREAK = r"\\[ntr]"
 # in `[../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer` the file says
 # which library printed a message that other libraries word the same way.
 SOURCE_FILE = r"[A-Za-z_][A-Za-z0-9_]*\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)"
+# ... and except a shared library at its end (fullmatch), whose name is read as if it stood alone:
+# the loader prints the full path (`OSError: /opt/conda/.../libtorch_cuda.so: undefined symbol: X`)
+# where a message quoted elsewhere names the library bare (`libcusparse.so.12: undefined symbol`),
+# and which library failed to load is the point of the message.
+SHARED_LIBRARY = r"[A-Za-z_][A-Za-z0-9_+.\-]*\.(?:so(?:\.[0-9]+)*|dll|dylib|pyd)"
 
 # The kinds of token, tried in this order at each position; each pattern is one group.
 TOKEN_PARTS = (
@@ -133,7 +138,7 @@ PAIR_BONUS = 0.3  # per pair of query words found side by side in a title, signa
 PAIR_BONUS_MAX_PAIRS = 3
 
 SHARED = ("ANSI", "PREFIXES", "MAX_PREFIXES", "ESCAPED_BREAK", "TOKEN_PARTS", "SIGNATURE_ONLY_PARTS",
-          "UNITS", "KEEP_DIGIT_WORDS", "VERSIONISH", "SOURCE_FILE", "SIGNALS", "EXIT_STATUS_WORDS",
+          "UNITS", "KEEP_DIGIT_WORDS", "VERSIONISH", "SOURCE_FILE", "SHARED_LIBRARY", "SIGNALS", "EXIT_STATUS_WORDS",
           "FRAME", "WARNING_PREFIX", "PY_WARNING", "TRACEBACK_HEADER", "TRACEBACK_CHAIN",
           "MAX_GAP", "WILD_GAP", "MISS_GAP", "MAX_OCCURRENCES",
           "MIN_COVERAGE", "MIN_INFO", "MIN_INFO_EXACT", "FULL_INFO", "SAME_FAILURE", "ROOT_SHARE",
