@@ -38,6 +38,7 @@ def check_entries(project: Project, paths: list[Path] | None = None) -> tuple[li
         problems.extend(check_sections(e, [h.text for h in body.headings if h.level == 2]))
         problems.extend(check_summary(e))
         problems.extend(check_signatures(e, ctx))
+        problems.extend(check_path_words(e, ctx))
         problems.extend(check_sources(e))
         problems.extend(check_counts(e))
     return sorted(set(problems)), count
@@ -122,6 +123,7 @@ class SignatureContext:
     keys: dict  # normalised signature words -> [(entry, signature number)]
     index_of: dict  # (slug, signature text) -> index in the prepared search index
     example_scores: dict  # (slug, example number) -> {signature index: score on that example}
+    totals: dict  # (slug, "signature" or "alias", text) -> weight of its words in the index
 
 
 def signature_context(entries, prepared: matching.Prepared) -> SignatureContext:
@@ -135,7 +137,8 @@ def signature_context(entries, prepared: matching.Prepared) -> SignatureContext:
     # examples costs as much as diagnosing each example once.
     example_scores = {(o.slug, k): matching.signature_scores(prepared, ex)
                       for o in entries for k, ex in enumerate(o.examples)}
-    return SignatureContext(tuple(entries), keys, index_of, example_scores)
+    totals = {(prepared.entries[p.entry]["slug"], p.kind, p.text): p.total for p in prepared.signatures}
+    return SignatureContext(tuple(entries), keys, index_of, example_scores, totals)
 
 
 def _owner_score(ctx: SignatureContext, owner: Entry, k: int) -> float:
@@ -143,6 +146,27 @@ def _owner_score(ctx: SignatureContext, owner: Entry, k: int) -> float:
     scores = ctx.example_scores[(owner.slug, k)]
     own = [ctx.index_of.get((owner.slug, s.text)) for s in owner.signatures]
     return max((scores.get(si, 0.0) for si in own if si is not None), default=0.0)
+
+
+def check_path_words(e: Entry, ctx: SignatureContext) -> list[Problem]:
+    """A signature or alias whose distinctive words stand in a path: search drops a path whole, so
+    what is left (`No such file or directory` after `/opt/amdgpu/share/libdrm/amdgpu.ids`) is too
+    little to name this failure, and every log line with those common words would match it."""
+    out = []
+    for field, kind, texts in (("signatures", "signature", [s.text for s in e.signatures]),
+                               ("aliases", "alias", list(e.aliases))):
+        for i, text in enumerate(texts):
+            paths = matching.paths_in(text)
+            total = ctx.totals.get((e.slug, kind, text))
+            if not paths or total is None or total >= matching.MIN_INFO:
+                continue
+            left = [t for t in matching.tokenize(text, signature=True) if t != matching.WILD]
+            out.append(Problem(e.source_path, e.line_of(field, i),
+                               f"{kind} {i + 1}: `{paths[0]}` is a path, which search drops from logs, "
+                               f"so only `{' '.join(left)}` is left to match (weight {total:.2f}, "
+                               f"{matching.MIN_INFO} needed), words any failure may print: sign with "
+                               "words the line prints outside the path"))
+    return out
 
 
 def check_signatures(e: Entry, ctx: SignatureContext) -> list[Problem]:

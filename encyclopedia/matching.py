@@ -155,6 +155,19 @@ def tokenize_line(line: str, signature: bool = False) -> list[str]:
     return tokens
 
 
+def paths_in(text: str, signature: bool = True) -> list[str]:
+    """The paths a text holds that search drops whole (keeping at most a source file's or shared
+    library's name), in order: the words inside them never reach a match."""
+    rx = TOKEN_RE_SIGNATURE if signature else TOKEN_RE_LOG
+    out = []
+    for m in rx.finditer(text):
+        if m.lastgroup == "path":
+            name = m.group().replace("\\", "/").rpartition("/")[2]
+            if not (SOURCE_FILE_RE.fullmatch(name) or SHARED_LIBRARY_RE.fullmatch(name)):
+                out.append(m.group())
+    return out
+
+
 def _exit_signal(tokens: list[str], number: str, negative: bool) -> str | None:
     """The signal an exit status names, when the words before it introduce one."""
     if not number.isdigit() or not any(tuple(tokens[-len(w):]) == w for w in EXIT_STATUS_WORDS):

@@ -206,6 +206,21 @@ def test_check_finds_duplicate_and_overly_generic_signatures(content):
                for line in lines), lines
 
 
+def test_check_finds_a_signature_whose_words_stand_in_a_path(content):
+    # Search drops a path from a log whole, so an alias whose distinctive words are inside one
+    # would match any line with the common words left over (a libdrm table path in front of
+    # "No such file or directory" once claimed every missing file).
+    widget = content / "widget-overflow.md"
+    widget.write_text(widget.read_text().replace(
+        '  - "frobnicator ran dry"', '  - "frobnicator ran dry"\n  - "errors with the /var/lib/frobnicator/widget.db"'))
+    result = run("check", str(widget), "--entries", str(content))
+    assert result.returncode == 1
+    lines = [re.sub(r"[^\s(]*/(\w[\w-]*\.md)", r"\1", line) for line in result.stderr.splitlines()]
+    assert lines[0] == ("widget-overflow.md:16: alias 2: `/var/lib/frobnicator/widget.db` is a path, which "
+                        "search drops from logs, so only `errors with the` is left to match (weight 0.45, 1.2 "
+                        "needed), words any failure may print: sign with words the line prints outside the path")
+
+
 def test_check_github_format_prints_workflow_annotations(content):
     (content / "tiny-warning.md").write_text((content / "tiny-warning.md").read_text().replace("category: hugging-face", "category: hf"))
     result = run("check", "--format", "github", "--entries", str(content))
