@@ -66,6 +66,10 @@ def test_rebuilds_on_change_and_keeps_the_last_good_site_on_failure(running):
     entry = content / "entries" / "tiny-warning.md"
     entry.write_text(entry.read_text().replace("title: Tiny warning", "title: Tiny warning renamed"))
     assert wait_for(lambda: "Tiny warning renamed" in get(base + "/entries/tiny-warning/")[1])
+    # The entry's page is shown at once; the index lists the new title only after the full
+    # rebuild. Wait for it: a second edit that lands while that rebuild reads the file would
+    # fail it, and then the server rightly serves the build from before the rename.
+    assert wait_for(lambda: "Tiny warning renamed" in get(base + "/")[1])
 
     entry.write_text(entry.read_text().replace("severity: low", "severity: lowish"))
     def failed():
