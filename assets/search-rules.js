@@ -40,6 +40,10 @@ export default Object.freeze({
       false
     ],
     [
+      "\\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) [0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:\\.[0-9]+)? \\[?[A-Za-z0-9_.\\-/]+:[0-9]+\\] ?",
+      false
+    ],
+    [
       "\\s*\\[(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\\] ?",
       false
     ],

@@ -31,6 +31,10 @@ PREFIXES = (
     (r"\s*[A-Za-z0-9_.\-]+:[0-9]+:[0-9]+ \[[0-9]+\] ", False),  # NCCL debug: host:pid:tid [dev]
     (r"\s*(?:stdout|stderr) [FP] ", False),  # containerd/Kubernetes log stream tag
     (r"\s*\([A-Za-z_][A-Za-z0-9_.\-]* pid=[0-9]+(?:, ip=[0-9.]+)?\) ", False),  # Ray, vLLM workers
+    # vLLM's logger: `ERROR 11-30 10:02:11 [core.py:710] ` (level, month-day, time, file:line;
+    # older releases print `file.py:57]` without the opening bracket)
+    (r"\s*(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) [0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
+     r"(?:\.[0-9]+)? \[?[A-Za-z0-9_.\-/]+:[0-9]+\] ?", False),
     (r"\s*\[(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\] ?", False),
     (r"\s*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL):[A-Za-z0-9_.]+:", False),  # Python logging default
     (r"\s*[A-Za-z][A-Za-z0-9_.\-]*\s+\| ", False),  # docker compose service name
