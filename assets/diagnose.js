@@ -172,6 +172,14 @@ const { MAX_GAP, WILD_GAP, MISS_GAP, MAX_OCCURRENCES, MIN_COVERAGE, MIN_INFO, MI
 const prepared = new WeakMap();
 
 /** The index made ready for matching; cached per index object. */
+// The position of the word after `has no attribute`, or -1.
+function attributeName(toks) {
+  for (let i = 3; i < toks.length; i++) {
+    if (toks[i - 3] === "has" && toks[i - 2] === "no" && toks[i - 1] === "attribute" && toks[i] !== WILD) return i;
+  }
+  return -1;
+}
+
 export function prepare(index) {
   const cached = prepared.get(index);
   if (cached) return cached;
@@ -190,8 +198,12 @@ export function prepare(index) {
       for (const w of ws) total += w;
       const order = toks.map((t, i) => i).filter((i) => toks[i] !== WILD)
         .sort((a, b) => (ws[b] - ws[a]) || (a - b));
+      // Python's AttributeError names the missing attribute last: another name after
+      // `has no attribute` is another failure, however well the module or class matches.
+      const named = kind === "signature" ? attributeName(toks) : -1;
+      if (named >= 0) { order.splice(order.indexOf(named), 1); order.unshift(named); }
       sigs.push({ entry: ei, text, variant, kind, tokens: toks, weights: ws, total, anchors: order.slice(0, 2),
-        contiguous: toks.length >= 2 && !toks.includes(WILD) });
+        contiguous: toks.length >= 2 && !toks.includes(WILD), named: named >= 0 });
     }
   });
   const byToken = new Map();
@@ -219,6 +231,12 @@ function bisectLeft(arr, x) {
   let lo = 0, hi = arr.length;
   while (lo < hi) { const mid = (lo + hi) >> 1; if (arr[mid] < x) lo = mid + 1; else hi = mid; }
   return lo;
+}
+
+// Whether the sorted positions include pos.
+function holds(arr, pos) {
+  const j = bisectLeft(arr, pos);
+  return j < arr.length && arr[j] === pos;
 }
 
 function align(sig, anchor, pos, positions, streamLine) {
@@ -338,18 +356,22 @@ export function matchSignatures(prep, positions, streamLine) {
     const sig = prep.signatures[si];
     const minCoverage = sig.kind === "alias" ? ALIAS_COVERAGE : MIN_COVERAGE;
     const occurrences = []; // {found, first, last}
-    for (const anchor of sig.anchors) {
+    // A named attribute is found where the log names it: right after `attribute`.
+    const anchors = sig.named ? sig.anchors.slice(0, 1) : sig.anchors;
+    const after = sig.named ? (positions.get("attribute") || []) : null;
+    for (const anchor of anchors) {
       const plist = positions.get(sig.tokens[anchor]);
       if (!plist) continue;
       const limit = Math.min(plist.length, MAX_OCCURRENCES);
       for (let k = 0; k < limit; k++) {
+        if (after !== null && !holds(after, plist[k] - 1)) continue;
         const [found, first, last, topFound] = align(sig, anchor, plist[k], positions, streamLine);
         const coverage = found / sig.total;
         const whole = sig.contiguous && found >= sig.total - 1e-9 && last - first === sig.tokens.length - 1;
         // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
         // different failure unless nearly everything else matches.
         if (coverage >= minCoverage && (found >= MIN_INFO || (whole && found >= MIN_INFO_EXACT)) &&
-            (topFound || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push({ found, first, last });
+            (topFound || (!sig.named && coverage >= WITHOUT_TOP_COVERAGE))) occurrences.push({ found, first, last });
       }
     }
     if (!occurrences.length) continue;

@@ -252,6 +252,7 @@ class PreparedSignature:
     total: float
     anchors: tuple[int, ...]
     contiguous: bool  # two or more words and no wildcard: it can be found whole, side by side
+    named: bool  # the first anchor is the name after `has no attribute`: required, not just heavy
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,14 @@ class Prepared:
     signatures: tuple[PreparedSignature, ...]
     by_token: dict  # token -> indexes of signatures that anchor on it
     vocabulary: frozenset
+
+
+def _attribute_name(toks: list[str]) -> int:
+    """The position of the word after `has no attribute`, or -1."""
+    for i in range(3, len(toks)):
+        if toks[i - 3:i] == ["has", "no", "attribute"] and toks[i] != WILD:
+            return i
+    return -1
 
 
 def prepare(index: dict) -> Prepared:
@@ -283,9 +292,16 @@ def prepare(index: dict) -> Prepared:
             for w in ws:
                 total += w
             order = sorted((i for i, t in enumerate(toks) if t != WILD), key=lambda i: (-ws[i], i))
+            # Python's AttributeError names the missing attribute last: another name after
+            # `has no attribute` is another failure, however well the module or class matches.
+            named = _attribute_name(toks) if kind == "signature" else -1
+            if named >= 0:
+                order.remove(named)
+                order.insert(0, named)
             anchors = tuple(order[:2])
             contiguous = len(toks) >= 2 and WILD not in toks
-            sigs.append(PreparedSignature(ei, text, variant, kind, tuple(toks), ws, total, anchors, contiguous))
+            sigs.append(PreparedSignature(ei, text, variant, kind, tuple(toks), ws, total, anchors, contiguous,
+                                          named >= 0))
     by_token: dict[str, list[int]] = {}
     vocab = set()
     for si, s in enumerate(sigs):
@@ -439,6 +455,12 @@ def scan(prep: Prepared, text: str, read_source: bool = False) -> Scan:
     return Scan(lines, stream_line, positions, skipped)
 
 
+def _holds(plist: list, pos: int) -> bool:
+    """Whether the sorted positions include pos."""
+    j = bisect_left(plist, pos)
+    return j < len(plist) and plist[j] == pos
+
+
 def match_signatures(prep: Prepared, positions: dict, stream_line: list) -> dict[int, tuple]:
     """Every signature found: index -> (score, first position, last position, every accepted
     occurrence as (score, first, last)). Only signatures whose anchor words occur are tried."""
@@ -448,18 +470,23 @@ def match_signatures(prep: Prepared, positions: dict, stream_line: list) -> dict
         sig = prep.signatures[si]
         min_coverage = ALIAS_COVERAGE if sig.kind == "alias" else MIN_COVERAGE
         occurrences = []  # (found, first, last)
-        for anchor in sig.anchors:
+        # A named attribute is found where the log names it: right after `attribute`.
+        anchors = sig.anchors[:1] if sig.named else sig.anchors
+        after = positions.get("attribute", []) if sig.named else None
+        for anchor in anchors:
             plist = positions.get(sig.tokens[anchor])
             if not plist:
                 continue
             for pos in plist[:MAX_OCCURRENCES]:
+                if after is not None and not _holds(after, pos - 1):
+                    continue
                 found, first, last, top_found = _align(sig, anchor, pos, positions, stream_line)
                 coverage = found / sig.total
                 whole = sig.contiguous and found >= sig.total - 1e-9 and last - first == len(sig.tokens) - 1
                 # Missing the signature's most telling word (SIGKILL where the log says SIGABRT)
                 # is a different failure unless nearly everything else matches.
                 if (coverage >= min_coverage and (found >= MIN_INFO or (whole and found >= MIN_INFO_EXACT))
-                        and (top_found or coverage >= WITHOUT_TOP_COVERAGE)):
+                        and (top_found or (not sig.named and coverage >= WITHOUT_TOP_COVERAGE))):
                     occurrences.append((found, first, last))
         if not occurrences:
             continue
