@@ -171,7 +171,6 @@ const { MAX_GAP, WILD_GAP, MISS_GAP, MAX_OCCURRENCES, MIN_COVERAGE, MIN_INFO, MI
 
 const prepared = new WeakMap();
 
-/** The index made ready for matching; cached per index object. */
 // The position of the word after `has no attribute`, or -1.
 function attributeName(toks) {
   for (let i = 3; i < toks.length; i++) {
@@ -180,6 +179,7 @@ function attributeName(toks) {
   return -1;
 }
 
+/** The index made ready for matching; cached per index object. */
 export function prepare(index) {
   const cached = prepared.get(index);
   if (cached) return cached;
@@ -371,7 +371,7 @@ export function matchSignatures(prep, positions, streamLine) {
         // Missing the signature's most telling word (SIGKILL where the log says SIGABRT) is a
         // different failure unless nearly everything else matches.
         if (coverage >= minCoverage && (found >= MIN_INFO || (whole && found >= MIN_INFO_EXACT)) &&
-            (topFound || (!sig.named && coverage >= WITHOUT_TOP_COVERAGE))) occurrences.push({ found, first, last });
+            (topFound || coverage >= WITHOUT_TOP_COVERAGE)) occurrences.push({ found, first, last });
       }
     }
     if (!occurrences.length) continue;

@@ -252,7 +252,7 @@ class PreparedSignature:
     total: float
     anchors: tuple[int, ...]
     contiguous: bool  # two or more words and no wildcard: it can be found whole, side by side
-    named: bool  # the first anchor is the name after `has no attribute`: required, not just heavy
+    named: bool  # the only anchor tried is the name after `has no attribute`, so it is always found
 
 
 @dataclass(frozen=True)
@@ -486,7 +486,7 @@ def match_signatures(prep: Prepared, positions: dict, stream_line: list) -> dict
                 # Missing the signature's most telling word (SIGKILL where the log says SIGABRT)
                 # is a different failure unless nearly everything else matches.
                 if (coverage >= min_coverage and (found >= MIN_INFO or (whole and found >= MIN_INFO_EXACT))
-                        and (top_found or (not sig.named and coverage >= WITHOUT_TOP_COVERAGE))):
+                        and (top_found or coverage >= WITHOUT_TOP_COVERAGE)):
                     occurrences.append((found, first, last))
         if not occurrences:
             continue
